@@ -1,0 +1,79 @@
+// Command sqlearn runs the sqlearn server: a MySQL-compatible database that
+// trains and serves machine-learning models with SQL.
+//
+// Usage:
+//
+//	sqlearn [serve] [--addr 127.0.0.1:3306] [--data-dir ./sqlearn-data]
+//	        [--root-password PW] [--log-level info]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/sqlearn/sqlearn/replication"
+	"github.com/sqlearn/sqlearn/sqlext"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "sqlearn:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "serve" {
+		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		return fmt.Errorf("unknown command %q (the only command is serve)", args[0])
+	}
+	cfg := sqlext.DefaultConfig()
+	fs := flag.NewFlagSet("sqlearn serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address the MySQL protocol listens on")
+	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "directory holding the Raft log and snapshots")
+	fs.StringVar(&cfg.RootPassword, "root-password", "", "password of root@localhost; when empty only loopback clients may connect")
+	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
+	cfg.Logger = log
+	cfg.Replication = replication.DefaultConfig(cfg.DataDir)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	openCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	srv, err := sqlext.Open(openCtx, cfg)
+	if err != nil {
+		return err
+	}
+	log.Info("sqlearn ready", "addr", srv.Addr().String(), "data_dir", cfg.DataDir, "version", sqlext.Version,
+		"applied_index", srv.Node().AppliedIndex(), "startup", time.Since(start).Round(time.Millisecond))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve() }()
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case err = <-errc:
+	}
+	if cerr := srv.Close(); err == nil && !errors.Is(cerr, context.Canceled) {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,108 @@
+package sqlext
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// Database is one stored database.
+type Database struct {
+	p    *Provider
+	name string
+}
+
+var (
+	_ sql.Database            = (*Database)(nil)
+	_ sql.TableCreator        = (*Database)(nil)
+	_ sql.TableDropper        = (*Database)(nil)
+	_ sql.TableRenamer        = (*Database)(nil)
+	_ sql.IndexedTableCreator = (*Database)(nil)
+	_ sql.CollatedDatabase    = (*Database)(nil)
+)
+
+func (d *Database) Name() string { return d.name }
+
+func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	info, err := d.p.store.Table(d.name, name)
+	if err != nil {
+		return nil, false, nil
+	}
+	t, err := d.p.newTable(ctx, info)
+	if err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
+	return d.p.store.Tables(d.name)
+}
+
+func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
+	return d.createTable(ctx, name, schema, collation, comment)
+}
+
+func (d *Database) CreateIndexedTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, idxDef sql.IndexDef, collation sql.CollationID) error {
+	return d.createTable(ctx, name, schema, collation, "")
+}
+
+func (d *Database) createTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
+	if err := validateName(name); err != nil {
+		return err
+	}
+	if _, err := d.p.store.Table(d.name, name); err == nil {
+		return sql.ErrTableAlreadyExists.New(name)
+	}
+	s, err := toStorageSchema(schema, comment, collation)
+	if err != nil {
+		return err
+	}
+	return d.p.propose(ctx, storage.Op{Kind: storage.OpCreateTable, DB: d.name, Table: name, Schema: s})
+}
+
+func (d *Database) DropTable(ctx *sql.Context, name string) error {
+	info, err := d.p.store.Table(d.name, name)
+	if err != nil {
+		return sql.ErrTableNotFound.New(name)
+	}
+	return d.p.propose(ctx, storage.Op{Kind: storage.OpDropTable, DB: d.name, Table: info.Name})
+}
+
+func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	info, err := d.p.store.Table(d.name, oldName)
+	if err != nil {
+		return sql.ErrTableNotFound.New(oldName)
+	}
+	if err := validateName(newName); err != nil {
+		return err
+	}
+	return d.p.propose(ctx, storage.Op{Kind: storage.OpRenameTable, DB: d.name, Table: info.Name, NewName: newName})
+}
+
+// validateName rejects table names MySQL would reject.
+func validateName(name string) error {
+	if name == "" || len(name) > 64 || strings.HasSuffix(name, " ") {
+		return sql.ErrInvalidValue.New(name, "table name")
+	}
+	return nil
+}
+
+func indexMetaJSON(comment string, prefix []uint16) string {
+	b, _ := json.Marshal(indexMeta{Comment: comment, Prefix: prefix})
+	return string(b)
+}
+
+// Databases use the server's default collation; CREATE DATABASE ... COLLATE
+// with another collation is refused rather than silently ignored.
+func (d *Database) GetCollation(ctx *sql.Context) sql.CollationID { return sql.Collation_Default }
+
+func (d *Database) SetCollation(ctx *sql.Context, c sql.CollationID) error {
+	if c == sql.Collation_Default || c == sql.Collation_Unspecified {
+		return nil
+	}
+	return sql.ErrUnsupportedFeature.New("database collation " + c.Name())
+}

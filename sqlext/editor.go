@@ -1,0 +1,229 @@
+package sqlext
+
+import (
+	"fmt"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// editor applies one statement's row changes to the session transaction.
+// Nothing reaches storage until the transaction commits.
+type editor struct {
+	t    *Table
+	tx   *transaction
+	tt   *txTable
+	mark int
+	err  error
+}
+
+var _ sql.TableEditor = (*editor)(nil)
+
+func (t *Table) newEditor(ctx *sql.Context) *editor {
+	e := &editor{t: t, tx: txFrom(ctx)}
+	switch {
+	case e.tx == nil:
+		e.err = fmt.Errorf("sqlext: write outside a transaction")
+	case e.tx.readOnly:
+		e.err = sql.ErrReadOnlyTransaction.New()
+	default:
+		e.tt = e.tx.tableForWrite(t.info.DB, t.info.Name, t.keyless(), t.uniqueIndexes())
+	}
+	return e
+}
+
+func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.newEditor(ctx) }
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater   { return t.newEditor(ctx) }
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter   { return t.newEditor(ctx) }
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
+
+// uniqueIndexes lists the secondary unique indexes by column ordinals.
+func (t *Table) uniqueIndexes() []uniqueIndex {
+	var out []uniqueIndex
+	for _, x := range t.info.Indexes {
+		if !x.Unique {
+			continue
+		}
+		u := uniqueIndex{name: x.Name}
+		for _, c := range x.Columns {
+			u.cols = append(u.cols, t.info.Schema.ColumnIndex(c))
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func (e *editor) StatementBegin(ctx *sql.Context) {
+	if e.tx != nil {
+		e.mark = e.tx.mark()
+	}
+}
+
+func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
+	if e.tx != nil && e.err == nil {
+		e.tx.rollbackTo(e.mark)
+	}
+	return nil
+}
+
+func (e *editor) StatementComplete(ctx *sql.Context) error { return nil }
+func (e *editor) Close(*sql.Context) error                 { return nil }
+
+func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	sr, err := e.t.toStorage(row)
+	if err != nil {
+		return err
+	}
+	return e.insert(sr)
+}
+
+func (e *editor) insert(sr storage.Row) error {
+	var id string
+	var rowID uint64
+	if e.t.keyless() {
+		var err error
+		if rowID, err = e.t.p.store.AllocRowIDs(e.t.info.DB, e.t.info.Name, 1); err != nil {
+			return translateStorage(err)
+		}
+		id = storage.KeylessIdentity(rowID)
+	} else {
+		id = storage.PrimaryIdentity(e.t.info.Schema, sr)
+	}
+	if err := e.checkUnique(sr, id, ""); err != nil {
+		return err
+	}
+	base := false
+	if c, ok := e.tt.changes[id]; ok {
+		base = c.base
+	}
+	e.tx.set(e.tt, id, &change{row: sr, base: base, rowID: rowID})
+	return nil
+}
+
+// checkUnique finds a row, other than self, that already holds one of sr's
+// unique keys: first among the transaction's own rows, then among committed
+// rows the transaction has not touched.
+func (e *editor) checkUnique(sr storage.Row, id, self string) error {
+	if !e.t.keyless() && id != self {
+		if c, ok := e.tt.changes[id]; ok && c.row != nil {
+			return sql.NewUniqueKeyErr(fmt.Sprint(pkValues(e.t.info.Schema, sr)), true, e.t.toSQL(c.row))
+		}
+	}
+	if name, other, ok := e.tt.uniqueConflict(sr, id, self); ok {
+		return sql.NewUniqueKeyErr(fmt.Sprintf("%s for key '%s'", other.key, name), false, e.t.toSQL(other.row))
+	}
+	dup, existing, err := e.t.p.store.Conflict(e.t.info.DB, e.t.info.Name, sr, self, func(x string) bool {
+		_, touched := e.tt.changes[x]
+		return touched
+	})
+	if err != nil {
+		return translateStorage(err)
+	}
+	if dup != nil {
+		if dup.Index == "PRIMARY" {
+			return sql.NewUniqueKeyErr(fmt.Sprint(pkValues(e.t.info.Schema, sr)), true, e.t.toSQL(existing))
+		}
+		return sql.NewUniqueKeyErr(fmt.Sprintf("%s for key '%s'", dup.Key, dup.Index), false, e.t.toSQL(existing))
+	}
+	return nil
+}
+
+func pkValues(s *storage.Schema, r storage.Row) []any {
+	out := make([]any, len(s.PK))
+	for i, p := range s.PK {
+		out[i] = r[p]
+	}
+	return out
+}
+
+// identityOf finds the identity of a row read earlier in this statement.
+func (e *editor) identityOf(sr storage.Row) (string, bool, error) {
+	if !e.t.keyless() {
+		return storage.PrimaryIdentity(e.t.info.Schema, sr), true, nil
+	}
+	ck := storage.EncodeKey(sr)
+	if ids := e.tt.content[ck]; len(ids) > 0 {
+		return ids[0], true, nil
+	}
+	ids, err := e.t.p.store.IdentitiesByContent(e.t.info.DB, e.t.info.Name, sr)
+	if err != nil {
+		return "", false, translateStorage(err)
+	}
+	for _, id := range ids {
+		if _, touched := e.tt.changes[id]; !touched {
+			return id, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	sr, err := e.t.toStorage(row)
+	if err != nil {
+		return err
+	}
+	id, ok, err := e.identityOf(sr)
+	if err != nil || !ok {
+		return err
+	}
+	e.delete(id)
+	return nil
+}
+
+func (e *editor) delete(id string) {
+	base := true
+	if c, ok := e.tt.changes[id]; ok {
+		base = c.base
+	}
+	if base {
+		e.tx.set(e.tt, id, &change{base: true})
+	} else {
+		e.tx.set(e.tt, id, nil)
+	}
+}
+
+func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	so, err := e.t.toStorage(old)
+	if err != nil {
+		return err
+	}
+	sn, err := e.t.toStorage(new)
+	if err != nil {
+		return err
+	}
+	oldID, ok, err := e.identityOf(so)
+	if err != nil || !ok {
+		return err
+	}
+	if e.t.keyless() {
+		e.delete(oldID)
+		return e.insert(sn)
+	}
+	newID := storage.PrimaryIdentity(e.t.info.Schema, sn)
+	if newID != oldID {
+		if err := e.checkUnique(sn, newID, oldID); err != nil {
+			return err
+		}
+		e.delete(oldID)
+		return e.insert(sn)
+	}
+	if err := e.checkUnique(sn, newID, oldID); err != nil {
+		return err
+	}
+	base := true
+	if c, ok := e.tt.changes[oldID]; ok {
+		base = c.base
+	}
+	e.tx.set(e.tt, oldID, &change{row: sn, base: base})
+	return nil
+}

@@ -1,0 +1,137 @@
+package sqlext
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+
+	"github.com/sqlearn/sqlearn/replication"
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// translate turns errors from below the SQL layer into errors the engine
+// reports with the right MySQL code.
+func translate(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, replication.ErrNotLeader):
+		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "no Raft leader is available; retry the statement: %v", err)
+	case errors.Is(err, replication.ErrTimeout), errors.Is(err, replication.ErrClosed):
+		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "the write could not be committed: %v", err)
+	case errors.Is(err, storage.ErrConflict):
+		return mysql.NewSQLError(mysql.ERLockDeadlock, mysql.SSLockDeadlock, "%v", err)
+	}
+	return translateStorage(err)
+}
+
+// sqlStates gives the SQLSTATE MySQL sends with each error code; the engine
+// leaves most of them at HY000.
+var sqlStates = map[int]string{
+	1022: "23000", 1048: "23000", 1062: "23000", 1169: "23000", 1216: "23000", 1217: "23000",
+	1451: "23000", 1452: "23000", 1557: "23000", 1586: "23000",
+	1044: "42000", 1045: "28000", 1049: "42000", 1050: "42S01", 1051: "42S02", 1054: "42S22",
+	1060: "42S21", 1061: "42000", 1064: "42000", 1068: "42000", 1071: "42000", 1072: "42000",
+	1091: "42000", 1109: "42S02", 1110: "42000", 1113: "42000", 1136: "21S01", 1142: "42000",
+	1146: "42S02", 1149: "42000", 1227: "42000", 1235: "42000", 1241: "21000", 1242: "21000",
+	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001",
+	1213: "40001", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
+}
+
+// engineMessages maps engine errors that reach the handler as
+// ER_UNKNOWN_ERROR to the codes MySQL uses for them.
+var engineMessages = []struct {
+	text string
+	code int
+}{
+	{"syntax error at position", mysql.ERParseError},
+	{"command denied to user", 1142},
+	{"could not be found in any table in scope", mysql.ERBadFieldError},
+	{"Access denied for user", mysql.ERDBAccessDenied},
+	{"does not exist", mysql.ERNoSuchTable},
+	{"Column count doesn't match", mysql.ERWrongValueCountOnRow},
+	{"out of range", mysql.ERWarnDataOutOfRange},
+	{"too long for column", mysql.ERDataTooLong},
+}
+
+// sqlError is the single point where any error bound for a client becomes a
+// MySQL error with a code and SQLSTATE.
+func sqlError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *mysql.SQLError
+	if !errors.As(err, &se) {
+		se = sql.CastSQLError(err)
+	}
+	out := *se
+	if out.Num == mysql.ERUnknownError {
+		// The engine has already flattened these to ER_UNKNOWN_ERROR by
+		// the time they reach the handler, so only their text is left to
+		// recognise them by.
+		for _, m := range engineMessages {
+			if strings.Contains(out.Message, m.text) {
+				out.Num = m.code
+				break
+			}
+		}
+	}
+	if st, ok := sqlStates[out.Num]; ok && (out.State == "" || out.State == mysql.SSUnknownSQLState) {
+		out.State = st
+	}
+	return &out
+}
+
+// errorHandler wraps the engine's wire handler: it maps errors through
+// sqlError and turns a panic in any command into an error for that client
+// only, logged with its stack.
+type errorHandler struct {
+	mysql.Handler
+	log *slog.Logger
+}
+
+func (h *errorHandler) recovered(err *error) {
+	if r := recover(); r != nil {
+		h.log.Error("panic while serving a command", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		*err = mysql.NewSQLError(mysql.ERUnknownError, "HY000", "internal error: %v", r)
+	}
+	*err = sqlError(*err)
+}
+
+func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
+	defer h.recovered(&err)
+	return h.Handler.ComQuery(ctx, c, query, cb)
+}
+
+func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
+	defer h.recovered(&err)
+	return h.Handler.ComMultiQuery(ctx, c, query, cb)
+}
+
+func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
+	defer h.recovered(&err)
+	return h.Handler.ComPrepare(ctx, c, query, p)
+}
+
+func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
+	defer h.recovered(&err)
+	return h.Handler.ComStmtExecute(ctx, c, p, cb)
+}
+
+func (h *errorHandler) ComInitDB(c *mysql.Conn, schema string) (err error) {
+	defer h.recovered(&err)
+	return h.Handler.ComInitDB(c, schema)
+}
+
+func (h *errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
+	defer h.recovered(&err)
+	return h.Handler.ComResetConnection(c)
+}

@@ -1,0 +1,205 @@
+package sqlext
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// index describes a stored index to the planner. Lookups are answered from
+// storage's ordered indexes; PreciseMatch is false, so the engine re-checks
+// its filters and a lookup may safely return a superset (it does when a key
+// cannot be converted to the column's type).
+type index struct {
+	t       *Table
+	name    string
+	cols    []int
+	unique  bool
+	comment string
+}
+
+var _ sql.Index = (*index)(nil)
+
+func (x *index) ID() string       { return x.name }
+func (x *index) Database() string { return x.t.info.DB }
+func (x *index) Table() string    { return x.t.info.Name }
+func (x *index) IsUnique() bool   { return x.unique }
+func (x *index) IsSpatial() bool  { return false }
+func (x *index) IsFullText() bool { return false }
+func (x *index) IsVector() bool   { return false }
+func (x *index) Comment() string  { return x.comment }
+func (x *index) IndexType() string {
+	return "BTREE"
+}
+func (x *index) IsGenerated() bool                          { return false }
+func (x *index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
+func (x *index) CanSupportOrderBy(sql.Expression) bool      { return false }
+func (x *index) PrefixLengths() []uint16                    { return nil }
+
+func (x *index) Expressions() []string {
+	out := make([]string, len(x.cols))
+	for i, c := range x.cols {
+		out[i] = x.t.expressionString(c)
+	}
+	return out
+}
+
+func (x *index) ColumnExpressionTypes() []sql.ColumnExpressionType {
+	out := make([]sql.ColumnExpressionType, len(x.cols))
+	for i, c := range x.cols {
+		out[i] = sql.ColumnExpressionType{Expression: x.t.expressionString(c), Type: x.t.sch.Schema[c].Type}
+	}
+	return out
+}
+
+func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
+	var out []sql.Index
+	if len(t.info.Schema.PK) > 0 {
+		out = append(out, &index{t: t, name: "PRIMARY", cols: t.info.Schema.PK, unique: true})
+	}
+	for _, d := range t.info.Indexes {
+		x := &index{t: t, name: d.Name, unique: d.Unique}
+		var m indexMeta
+		if json.Unmarshal([]byte(d.Meta), &m) == nil {
+			x.comment = m.Comment
+		}
+		for _, c := range d.Columns {
+			x.cols = append(x.cols, t.info.Schema.ColumnIndex(c))
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func (t *Table) PreciseMatch() bool { return false }
+
+func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
+	c := *t
+	c.lookup = &lookup
+	return &c
+}
+
+type lookupPartition struct{ lookup sql.IndexLookup }
+
+func (lookupPartition) Key() []byte { return []byte("lookup") }
+
+func (t *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(lookupPartition{lookup: lookup}), nil
+}
+
+// lookupRows answers an index lookup: committed rows from the storage index,
+// minus those the transaction changed, plus every row the transaction holds
+// for the table (the engine's filters narrow those).
+func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIter, error) {
+	x, ok := lookup.Index.(*index)
+	if !ok {
+		return nil, sql.ErrIndexNotFound.New(lookup.Index.ID())
+	}
+	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
+	var rows []sql.Row
+	ranges, ok := t.storageRanges(ctx, x, lookup)
+	if !ok {
+		return t.fullScan(ctx)
+	}
+	if !lookup.IsEmptyRange {
+		srows, ids, err := t.p.store.Lookup(t.info.DB, t.info.Name, x.name, ranges)
+		if err != nil {
+			return nil, translateStorage(err)
+		}
+		rows = make([]sql.Row, 0, len(srows))
+		for i, r := range srows {
+			if tt != nil {
+				if _, touched := tt.changes[ids[i]]; touched {
+					continue
+				}
+			}
+			rows = append(rows, t.toSQL(r))
+		}
+	}
+	if tt != nil {
+		for _, id := range tt.liveOrder() {
+			rows = append(rows, t.toSQL(tt.changes[id].row))
+		}
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+func (t *Table) fullScan(ctx *sql.Context) (sql.RowIter, error) {
+	parts, _ := t.Partitions(ctx)
+	plain := *t
+	plain.lookup = nil
+	return sql.NewTableRowIter(ctx, &plain, parts), nil
+}
+
+// storageRanges converts the engine's ranges into storage's, converting each
+// key to the column's stored form. ok is false when a key cannot be
+// converted exactly; the caller then scans.
+func (t *Table) storageRanges(ctx *sql.Context, x *index, lookup sql.IndexLookup) ([]storage.Range, bool) {
+	coll, ok := lookup.Ranges.(sql.MySQLRangeCollection)
+	if !ok {
+		return nil, false
+	}
+	out := make([]storage.Range, 0, len(coll))
+	for _, r := range coll {
+		sr := make(storage.Range, 0, len(r))
+		for i, ce := range r {
+			if i >= len(x.cols) {
+				break
+			}
+			col := x.cols[i]
+			lo, ok1 := t.cut(ctx, col, ce.LowerBound)
+			hi, ok2 := t.cut(ctx, col, ce.UpperBound)
+			if !ok1 || !ok2 {
+				return nil, false
+			}
+			sr = append(sr, storage.ColumnRange{Lo: lo, Hi: hi})
+		}
+		out = append(out, sr)
+	}
+	return out, true
+}
+
+func (t *Table) cut(ctx *sql.Context, col int, c sql.MySQLRangeCut) (storage.Cut, bool) {
+	switch v := c.(type) {
+	case sql.BelowNull:
+		return storage.Cut{Kind: storage.CutBelowNull}, true
+	case sql.AboveNull:
+		return storage.Cut{Kind: storage.CutAboveNull}, true
+	case sql.AboveAll:
+		return storage.Cut{Kind: storage.CutAboveAll}, true
+	case sql.Below:
+		k, ok := t.rangeKey(ctx, col, v.Key)
+		return storage.Cut{Kind: storage.CutBelow, Key: k}, ok
+	case sql.Above:
+		k, ok := t.rangeKey(ctx, col, v.Key)
+		return storage.Cut{Kind: storage.CutAbove, Key: k}, ok
+	}
+	return storage.Cut{}, false
+}
+
+func (t *Table) rangeKey(ctx *sql.Context, col int, key any) (any, bool) {
+	if key == nil {
+		return nil, false
+	}
+	typ := t.sch.Schema[col].Type
+	v, inRange, err := typ.Convert(ctx, key)
+	if err != nil || inRange != sql.InRange || v == nil {
+		return nil, false
+	}
+	// A conversion that changed the value (rounding a fractional key into
+	// an integer column, say) would make the cut inexact.
+	if cmp, err := typ.Compare(ctx, key, v); err != nil || cmp != 0 {
+		return nil, false
+	}
+	sv, err := t.codecs[col].toStorage(v)
+	if err != nil {
+		return nil, false
+	}
+	if s, ok := sv.(string); ok && strings.ContainsRune(s, 0) {
+		return sv, true
+	}
+	return sv, true
+}

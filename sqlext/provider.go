@@ -1,0 +1,118 @@
+package sqlext
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// Provider serves the stored databases to go-mysql-server.
+type Provider struct {
+	store *storage.Store
+	log   Proposer
+
+	// schemas caches rebuilt SQL schemas by the identity of the immutable
+	// storage schema they came from.
+	schemas sync.Map // *storage.Schema -> sql.PrimaryKeySchema
+}
+
+var (
+	_ sql.DatabaseProvider        = (*Provider)(nil)
+	_ sql.MutableDatabaseProvider = (*Provider)(nil)
+)
+
+// NewProvider serves store, proposing writes to log.
+func NewProvider(store *storage.Store, log Proposer) *Provider {
+	return &Provider{store: store, log: log}
+}
+
+// Store is the storage the provider serves.
+func (p *Provider) Store() *storage.Store { return p.store }
+
+func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
+	stored, ok := p.store.Database(name)
+	if !ok {
+		return nil, sql.ErrDatabaseNotFound.New(name)
+	}
+	return &Database{p: p, name: stored}, nil
+}
+
+func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
+	_, ok := p.store.Database(name)
+	return ok
+}
+
+func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
+	names := p.store.Databases()
+	out := make([]sql.Database, len(names))
+	for i, n := range names {
+		out[i] = &Database{p: p, name: n}
+	}
+	return out
+}
+
+func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
+	if strings.EqualFold(name, "information_schema") || strings.EqualFold(name, "mysql") {
+		return sql.ErrDatabaseExists.New(name)
+	}
+	return p.propose(ctx, storage.Op{Kind: storage.OpCreateDatabase, DB: name})
+}
+
+func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
+	stored, ok := p.store.Database(name)
+	if !ok {
+		return sql.ErrDatabaseNotFound.New(name)
+	}
+	return p.propose(ctx, storage.Op{Kind: storage.OpDropDatabase, DB: stored})
+}
+
+// propose commits a command of the given ops through the log.
+func (p *Provider) propose(ctx context.Context, ops ...storage.Op) error {
+	return translate(p.log.Propose(ctx, storage.EncodeCommand(&storage.Command{Ops: ops})))
+}
+
+func (p *Provider) sqlSchema(ctx *sql.Context, info *storage.TableInfo) (sql.PrimaryKeySchema, error) {
+	if v, ok := p.schemas.Load(info.Schema); ok {
+		return v.(sql.PrimaryKeySchema), nil
+	}
+	s, err := sqlSchema(ctx, info.DB, info.Name, info.Schema)
+	if err != nil {
+		return sql.PrimaryKeySchema{}, err
+	}
+	p.schemas.Store(info.Schema, s)
+	return s, nil
+}
+
+// translateStorage maps storage's errors to go-mysql-server's kinds so the
+// handler reports the right MySQL codes.
+func translateStorage(err error) error {
+	var de *storage.DuplicateError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &de):
+		return sql.NewUniqueKeyErr(de.Key, de.Index == "PRIMARY", nil)
+	case errors.Is(err, storage.ErrDatabaseExists):
+		return sql.ErrDatabaseExists.New(strings.TrimPrefix(err.Error(), storage.ErrDatabaseExists.Error()+": "))
+	case errors.Is(err, storage.ErrDatabaseNotFound):
+		return sql.ErrDatabaseNotFound.New(strings.TrimPrefix(err.Error(), storage.ErrDatabaseNotFound.Error()+": "))
+	case errors.Is(err, storage.ErrTableExists):
+		return sql.ErrTableAlreadyExists.New(strings.TrimPrefix(err.Error(), storage.ErrTableExists.Error()+": "))
+	case errors.Is(err, storage.ErrTableNotFound):
+		return sql.ErrTableNotFound.New(strings.TrimPrefix(err.Error(), storage.ErrTableNotFound.Error()+": "))
+	case errors.Is(err, storage.ErrColumnNotFound):
+		return sql.ErrTableColumnNotFound.New("", strings.TrimPrefix(err.Error(), storage.ErrColumnNotFound.Error()+": "))
+	case errors.Is(err, storage.ErrColumnExists):
+		return sql.ErrColumnExists.New(strings.TrimPrefix(err.Error(), storage.ErrColumnExists.Error()+": "))
+	case errors.Is(err, storage.ErrIndexExists):
+		return sql.ErrDuplicateKey.New(strings.TrimPrefix(err.Error(), storage.ErrIndexExists.Error()+": "))
+	case errors.Is(err, storage.ErrIndexNotFound):
+		return sql.ErrIndexNotFound.New(strings.TrimPrefix(err.Error(), storage.ErrIndexNotFound.Error()+": "))
+	}
+	return err
+}

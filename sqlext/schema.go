@@ -1,0 +1,303 @@
+package sqlext
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/planbuilder"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// columnMeta is what sqlext keeps in storage.Column.Meta to rebuild a
+// sql.Column: the SQL type and expressions as SQL text.
+type columnMeta struct {
+	Type      string `json:"type"`
+	Default   string `json:"default,omitempty"`
+	Comment   string `json:"comment,omitempty"`
+	Extra     string `json:"extra,omitempty"`
+	Generated string `json:"generated,omitempty"`
+	Virtual   bool   `json:"virtual,omitempty"`
+	OnUpdate  string `json:"on_update,omitempty"`
+}
+
+type tableMeta struct {
+	Comment   string `json:"comment,omitempty"`
+	Collation string `json:"collation,omitempty"`
+}
+
+type indexMeta struct {
+	Comment string   `json:"comment,omitempty"`
+	Prefix  []uint16 `json:"prefix,omitempty"`
+}
+
+// kindOf maps a SQL type to the storage kind that holds its values.
+func kindOf(t sql.Type) (storage.Kind, error) {
+	switch t.Type() {
+	case sqltypes.Int8, sqltypes.Int16, sqltypes.Int24, sqltypes.Int32, sqltypes.Int64, sqltypes.Year, sqltypes.Time:
+		return storage.KindInt64, nil
+	case sqltypes.Uint8, sqltypes.Uint16, sqltypes.Uint24, sqltypes.Uint32, sqltypes.Uint64, sqltypes.Bit, sqltypes.Enum, sqltypes.Set:
+		return storage.KindUint64, nil
+	case sqltypes.Float32:
+		return storage.KindFloat32, nil
+	case sqltypes.Float64:
+		return storage.KindFloat64, nil
+	case sqltypes.Decimal, sqltypes.Char, sqltypes.VarChar, sqltypes.Text, sqltypes.TypeJSON:
+		return storage.KindString, nil
+	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
+		return storage.KindBinary, nil
+	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp:
+		return storage.KindTimestamp, nil
+	}
+	return 0, sql.ErrUnsupportedFeature.New(fmt.Sprintf("column type %s", t.String()))
+}
+
+// codec converts one column's values between go-mysql-server's Go
+// representation and storage's.
+type codec struct {
+	toStorage func(v any) (any, error)
+	fromStore func(v any) any
+}
+
+func codecFor(t sql.Type) codec {
+	kind, _ := kindOf(t)
+	c := codec{toStorage: genericToStorage(kind)}
+	switch t.Type() {
+	case sqltypes.Int8:
+		c.fromStore = func(v any) any { return int8(v.(int64)) }
+	case sqltypes.Int16, sqltypes.Year:
+		c.fromStore = func(v any) any { return int16(v.(int64)) }
+	case sqltypes.Int24, sqltypes.Int32:
+		c.fromStore = func(v any) any { return int32(v.(int64)) }
+	case sqltypes.Uint8:
+		c.fromStore = func(v any) any { return uint8(v.(uint64)) }
+	case sqltypes.Uint16, sqltypes.Enum:
+		c.fromStore = func(v any) any { return uint16(v.(uint64)) }
+	case sqltypes.Uint24, sqltypes.Uint32:
+		c.fromStore = func(v any) any { return uint32(v.(uint64)) }
+	case sqltypes.Time:
+		c.fromStore = func(v any) any { return types.Timespan(v.(int64)) }
+	case sqltypes.Decimal:
+		c.fromStore = func(v any) any {
+			d, err := decimal.NewFromString(v.(string))
+			if err != nil {
+				panic(fmt.Sprintf("sqlext: stored decimal %q does not parse: %v", v, err))
+			}
+			return d
+		}
+	case sqltypes.TypeJSON:
+		c.fromStore = func(v any) any {
+			var doc any
+			if err := json.Unmarshal([]byte(v.(string)), &doc); err != nil {
+				panic(fmt.Sprintf("sqlext: stored JSON does not parse: %v", err))
+			}
+			return types.JSONDocument{Val: doc}
+		}
+	default:
+		c.fromStore = func(v any) any { return v }
+	}
+	return c
+}
+
+func genericToStorage(kind storage.Kind) func(v any) (any, error) {
+	return func(v any) (any, error) {
+		switch x := v.(type) {
+		case nil:
+			return nil, nil
+		case int8:
+			return int64(x), nil
+		case int16:
+			return int64(x), nil
+		case int32:
+			return int64(x), nil
+		case int64:
+			if kind == storage.KindUint64 {
+				return uint64(x), nil
+			}
+			return x, nil
+		case int:
+			return int64(x), nil
+		case uint8:
+			return uint64(x), nil
+		case uint16:
+			return uint64(x), nil
+		case uint32:
+			return uint64(x), nil
+		case uint64:
+			if kind == storage.KindInt64 {
+				return int64(x), nil
+			}
+			return x, nil
+		case float32, float64:
+			return x, nil
+		case decimal.Decimal:
+			return x.String(), nil
+		case string:
+			if kind == storage.KindBinary {
+				return []byte(x), nil
+			}
+			return x, nil
+		case []byte:
+			if kind == storage.KindString {
+				return string(x), nil
+			}
+			return x, nil
+		case time.Time:
+			return x.UTC(), nil
+		case types.Timespan:
+			return int64(x), nil
+		case sql.JSONWrapper:
+			b, err := types.MarshallJson(x)
+			if err != nil {
+				return nil, err
+			}
+			return string(b), nil
+		case sql.AnyWrapper:
+			u, err := x.UnwrapAny(nil)
+			if err != nil {
+				return nil, err
+			}
+			return genericToStorage(kind)(u)
+		}
+		return nil, fmt.Errorf("sqlext: cannot store a %T value", v)
+	}
+}
+
+// toStorageSchema turns a SQL schema into storage's, keeping what is needed
+// to rebuild it in each column's Meta.
+func toStorageSchema(s sql.PrimaryKeySchema, comment string, collation sql.CollationID) (*storage.Schema, error) {
+	out := &storage.Schema{PK: append([]int(nil), s.PkOrdinals...)}
+	for _, c := range s.Schema {
+		kind, err := kindOf(c.Type)
+		if err != nil {
+			return nil, err
+		}
+		m := columnMeta{Type: c.Type.String(), Comment: c.Comment, Extra: c.Extra, Virtual: c.Virtual}
+		if c.Default != nil {
+			m.Default = c.Default.String()
+		}
+		if c.Generated != nil {
+			m.Generated = c.Generated.String()
+		}
+		if c.OnUpdate != nil {
+			m.OnUpdate = c.OnUpdate.String()
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, err
+		}
+		meta := string(b)
+		if c.AutoIncrement {
+			meta = storage.AutoIncrementMeta + meta
+		}
+		out.Columns = append(out.Columns, storage.Column{Name: c.Name, Kind: kind, Nullable: c.Nullable, Meta: meta})
+	}
+	tm, _ := json.Marshal(tableMeta{Comment: comment, Collation: collation.Name()})
+	out.Meta = string(tm)
+	return out, nil
+}
+
+func columnToStorage(c *sql.Column) (storage.Column, error) {
+	s, err := toStorageSchema(sql.NewPrimaryKeySchema(sql.Schema{c}), "", sql.Collation_Default)
+	if err != nil {
+		return storage.Column{}, err
+	}
+	return s.Columns[0], nil
+}
+
+// sqlSchema rebuilds the SQL schema from storage's description.
+func sqlSchema(ctx *sql.Context, db, table string, s *storage.Schema) (sql.PrimaryKeySchema, error) {
+	cols := make(sql.Schema, len(s.Columns))
+	pk := make(map[int]bool, len(s.PK))
+	for _, p := range s.PK {
+		pk[p] = true
+	}
+	for i, sc := range s.Columns {
+		meta := sc.Meta
+		auto := strings.HasPrefix(meta, storage.AutoIncrementMeta)
+		meta = strings.TrimPrefix(meta, storage.AutoIncrementMeta)
+		var m columnMeta
+		if err := json.Unmarshal([]byte(meta), &m); err != nil {
+			return sql.PrimaryKeySchema{}, fmt.Errorf("sqlext: column %s.%s metadata: %w", table, sc.Name, err)
+		}
+		typ, err := planbuilder.ParseColumnTypeString(m.Type)
+		if err != nil {
+			return sql.PrimaryKeySchema{}, fmt.Errorf("sqlext: column %s.%s type %q: %w", table, sc.Name, m.Type, err)
+		}
+		col := &sql.Column{Name: sc.Name, Type: typ, Nullable: sc.Nullable, Source: table, DatabaseSource: db,
+			PrimaryKey: pk[i], AutoIncrement: auto, Comment: m.Comment, Extra: m.Extra, Virtual: m.Virtual}
+		if col.Default, err = parseDefault(ctx, m.Default, typ, sc.Nullable); err != nil {
+			return sql.PrimaryKeySchema{}, err
+		}
+		if col.Generated, err = parseDefault(ctx, m.Generated, typ, sc.Nullable); err != nil {
+			return sql.PrimaryKeySchema{}, err
+		}
+		if col.OnUpdate, err = parseDefault(ctx, m.OnUpdate, typ, sc.Nullable); err != nil {
+			return sql.PrimaryKeySchema{}, err
+		}
+		cols[i] = col
+	}
+	return sql.NewPrimaryKeySchema(cols, s.PK...), nil
+}
+
+func parseDefault(ctx *sql.Context, text string, typ sql.Type, nullable bool) (*sql.ColumnDefaultValue, error) {
+	if text == "" {
+		return nil, nil
+	}
+	d, err := planbuilder.StringToColumnDefaultValue(ctx, text)
+	if err != nil {
+		return nil, fmt.Errorf("sqlext: default %q: %w", text, err)
+	}
+	return sql.NewColumnDefaultValue(d.Expr, typ, d.IsLiteral(), d.IsParenthesized(), nullable)
+}
+
+func parseTableMeta(meta string) tableMeta {
+	var m tableMeta
+	_ = json.Unmarshal([]byte(meta), &m)
+	return m
+}
+
+// compareFactory orders storage values the way MySQL orders the column:
+// natural order for numbers, times and binary strings, the column's
+// collation for other strings.
+func compareFactory(c storage.Column) storage.CompareFunc {
+	if c.Kind != storage.KindString {
+		return storage.NaturalCompare(c)
+	}
+	var m columnMeta
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(c.Meta, storage.AutoIncrementMeta)), &m); err != nil {
+		return storage.NaturalCompare(c)
+	}
+	typ, err := planbuilder.ParseColumnTypeString(m.Type)
+	if err != nil {
+		return storage.NaturalCompare(c)
+	}
+	st, ok := typ.(sql.StringType)
+	if !ok || st.Collation() == sql.Collation_binary || strings.HasSuffix(st.Collation().Name(), "_bin") {
+		if typ.Type() == sqltypes.Decimal {
+			return func(a, b any) int {
+				da, _ := decimal.NewFromString(a.(string))
+				db, _ := decimal.NewFromString(b.(string))
+				return da.Cmp(db)
+			}
+		}
+		if typ.Type() == sqltypes.TypeJSON {
+			return storage.NaturalCompare(c)
+		}
+		return storage.NaturalCompare(c)
+	}
+	ctx := sql.NewEmptyContext()
+	return func(a, b any) int {
+		r, err := typ.Compare(ctx, a, b)
+		if err != nil {
+			panic(fmt.Sprintf("sqlext: compare %q with %q: %v", a, b, err))
+		}
+		return r
+	}
+}

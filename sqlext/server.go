@@ -1,0 +1,238 @@
+package sqlext
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/sqlearn/sqlearn/replication"
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// Version is the MySQL version string sqlearn reports in the handshake and
+// in @@version.
+const Version = "8.0.33-sqlearn"
+
+// Config configures a Server.
+type Config struct {
+	// Addr is where the MySQL protocol listens (host:port).
+	Addr string
+	// DataDir holds the Raft log and snapshots.
+	DataDir string
+	// RootPassword is root's password. When empty, root has none and only
+	// loopback clients may connect.
+	RootPassword string
+	// Listener, when set, is used instead of listening on Addr.
+	Listener net.Listener
+	// Replication holds the Raft settings; DataDir and Logger are filled in.
+	Replication replication.Config
+	Logger      *slog.Logger
+}
+
+// DefaultConfig returns the defaults of a single-node server.
+func DefaultConfig() Config {
+	return Config{
+		Addr:        "127.0.0.1:3306",
+		DataDir:     "sqlearn-data",
+		Replication: replication.DefaultConfig("sqlearn-data"),
+		Logger:      slog.Default(),
+	}
+}
+
+// Server is a running sqlearn server.
+type Server struct {
+	cfg    Config
+	store  *storage.Store
+	node   *replication.Node
+	engine *sqle.Engine
+	mysql  *server.Server
+	prov   *Provider
+	log    *slog.Logger
+}
+
+// stateMachine applies log commands to storage.
+type stateMachine struct{ store *storage.Store }
+
+func (m stateMachine) Apply(index uint64, b []byte) error {
+	cmd, err := storage.DecodeCommand(b)
+	if err != nil {
+		return err
+	}
+	return m.store.Apply(index, cmd)
+}
+
+func (m stateMachine) Snapshot() (replication.Snapshot, error) { return m.store.Snapshot(), nil }
+func (m stateMachine) Restore(r io.Reader) error               { return m.store.Restore(r) }
+
+// Open recovers state from the data dir (newest snapshot plus the log tail)
+// and prepares the MySQL server; Serve starts accepting clients.
+func Open(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	store := storage.New(storage.Options{Compare: compareFactory})
+	rc := cfg.Replication
+	if rc.NodeID == "" {
+		rc = replication.DefaultConfig(cfg.DataDir)
+	}
+	rc.DataDir, rc.Logger = cfg.DataDir, cfg.Logger
+	node, err := replication.Open(ctx, rc, stateMachine{store: store})
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, store: store, node: node, log: cfg.Logger}
+	s.prov = NewProvider(store, node)
+	s.engine = sqle.New(analyzerFor(s.prov), &sqle.Config{})
+	if err := sql.SystemVariables.AssignValues(map[string]interface{}{"version": Version, "version_comment": "sqlearn"}); err != nil {
+		node.Close()
+		return nil, err
+	}
+	if err := s.setUpUsers(ctx); err != nil {
+		node.Close()
+		return nil, err
+	}
+	scfg := server.Config{
+		Protocol: "tcp",
+		Address:  cfg.Addr,
+		Listener: cfg.Listener,
+		Version:  Version,
+	}
+	if scfg.Listener == nil {
+		l, err := net.Listen("tcp", cfg.Addr)
+		if err != nil {
+			node.Close()
+			return nil, err
+		}
+		scfg.Listener = l
+	}
+	if cfg.RootPassword == "" {
+		scfg.Listener = loopbackOnly{Listener: scfg.Listener, log: s.log}
+	}
+	wrap := func(h mysql.Handler) (mysql.Handler, error) { return &errorHandler{Handler: h, log: s.log}, nil }
+	s.mysql, err = server.NewServerWithHandler(scfg, s.engine, sql.NewContext, s.prov.SessionBuilder, nil, wrap)
+	if err != nil {
+		node.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Addr is the address clients connect to.
+func (s *Server) Addr() net.Addr { return s.mysql.Listener.Addr() }
+
+// Serve accepts clients until Close.
+func (s *Server) Serve() error {
+	err := s.mysql.Start()
+	if errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// Engine is the SQL engine, for in-process queries.
+func (s *Server) Engine() *sqle.Engine { return s.engine }
+
+// Provider is the database provider.
+func (s *Server) Provider() *Provider { return s.prov }
+
+// Node is the Raft node.
+func (s *Server) Node() *replication.Node { return s.node }
+
+// NewContext returns a context for in-process queries as root.
+func (s *Server) NewContext(ctx context.Context) *sql.Context {
+	sess := s.prov.NewSession(sql.NewBaseSessionWithClientServer("", sql.Client{User: "root", Address: "localhost"}, 0))
+	return sql.NewContext(ctx, sql.WithSession(sess))
+}
+
+// Close stops accepting clients, then stops Raft.
+func (s *Server) Close() error {
+	var errs []error
+	if s.mysql != nil {
+		errs = append(errs, s.mysql.Close())
+	}
+	s.engine.Close()
+	errs = append(errs, s.node.Close())
+	return errors.Join(errs...)
+}
+
+// setUpUsers loads the replicated users and grants and makes sure root
+// exists with the configured password.
+func (s *Server) setUpUsers(ctx context.Context) error {
+	db := s.engine.Analyzer.Catalog.MySQLDb
+	db.SetEnabled(true)
+	sctx := s.NewContext(ctx)
+	if blob := s.store.Users(); len(blob) > 0 {
+		if err := db.LoadData(sctx, blob); err != nil {
+			return fmt.Errorf("sqlext: load users: %w", err)
+		}
+	}
+	db.SetPersister(&usersPersister{p: s.prov})
+	ed := db.Editor()
+	defer ed.Close()
+	root := db.GetUser(ed, "root", "localhost", false)
+	changed := false
+	if root == nil {
+		db.AddSuperUser(ed, "root", "localhost", s.cfg.RootPassword)
+		changed = true
+	} else if want := nativePasswordHash(s.cfg.RootPassword); root.AuthString != want || root.Plugin != "mysql_native_password" {
+		root.AuthString, root.Plugin = want, "mysql_native_password"
+		ed.PutUser(root)
+		changed = true
+	}
+	if changed {
+		return db.Persist(sctx, ed)
+	}
+	return nil
+}
+
+func nativePasswordHash(password string) string {
+	if password == "" {
+		return ""
+	}
+	h := sha1.Sum([]byte(password))
+	h2 := sha1.Sum(h[:])
+	return "*" + strings.ToUpper(hex.EncodeToString(h2[:]))
+}
+
+// usersPersister stores users and grants in the replicated state, so they
+// survive restarts and reach every replica.
+type usersPersister struct{ p *Provider }
+
+var _ mysql_db.MySQLDbPersistence = (*usersPersister)(nil)
+
+func (u *usersPersister) Persist(ctx *sql.Context, data []byte) error {
+	return u.p.propose(ctx, storage.Op{Kind: storage.OpSetUsers, Blob: append([]byte(nil), data...)})
+}
+
+// loopbackOnly refuses clients from other hosts while root has no password.
+type loopbackOnly struct {
+	net.Listener
+	log *slog.Logger
+}
+
+func (l loopbackOnly) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if a, ok := c.RemoteAddr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+			l.log.Warn("refused a non-loopback client: root has no password", "remote", a.String())
+			c.Close()
+			continue
+		}
+		return c, nil
+	}
+}

@@ -1,0 +1,104 @@
+package sqlext
+
+import (
+	"context"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// Session is a client session whose transactions buffer writes and commit
+// them as one log command.
+type Session struct {
+	*sql.BaseSession
+	p *Provider
+}
+
+var _ sql.TransactionSession = (*Session)(nil)
+
+// NewSession wraps a base session.
+func (p *Provider) NewSession(base *sql.BaseSession) *Session {
+	return &Session{BaseSession: base, p: p}
+}
+
+// SessionBuilder builds sessions for the MySQL server.
+func (p *Provider) SessionBuilder(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+	var host, user string
+	if u, ok := conn.UserData.(sql.MysqlConnectionUser); ok {
+		host, user = u.Host, u.User
+	}
+	client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
+	return p.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
+}
+
+func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
+	return newTransaction(c == sql.ReadOnly), nil
+}
+
+// CommitTransaction sends the transaction's changes through the log and
+// returns once they are durable and applied. A transaction that wrote
+// nothing costs nothing.
+func (s *Session) CommitTransaction(ctx *sql.Context, t sql.Transaction) error {
+	tx, ok := t.(*transaction)
+	if !ok || tx == nil {
+		return nil
+	}
+	cmd := tx.command()
+	if len(cmd.Ops) == 0 {
+		return nil
+	}
+	err := s.p.log.Propose(ctx, storage.EncodeCommand(cmd))
+	tx.reset()
+	return translate(err)
+}
+
+func (s *Session) Rollback(ctx *sql.Context, t sql.Transaction) error {
+	if tx, ok := t.(*transaction); ok && tx != nil {
+		tx.reset()
+	}
+	return nil
+}
+
+func (s *Session) CreateSavepoint(ctx *sql.Context, t sql.Transaction, name string) error {
+	tx, ok := t.(*transaction)
+	if !ok {
+		return nil
+	}
+	if tx.savepoints == nil {
+		tx.savepoints = make(map[string]int)
+	}
+	tx.savepoints[name] = tx.mark()
+	return nil
+}
+
+func (s *Session) RollbackToSavepoint(ctx *sql.Context, t sql.Transaction, name string) error {
+	tx, ok := t.(*transaction)
+	if !ok {
+		return nil
+	}
+	m, ok := tx.savepoints[name]
+	if !ok {
+		return sql.ErrSavepointDoesNotExist.New(name)
+	}
+	tx.rollbackTo(m)
+	for n, v := range tx.savepoints {
+		if v > m {
+			delete(tx.savepoints, n)
+		}
+	}
+	return nil
+}
+
+func (s *Session) ReleaseSavepoint(ctx *sql.Context, t sql.Transaction, name string) error {
+	tx, ok := t.(*transaction)
+	if !ok {
+		return nil
+	}
+	if _, ok := tx.savepoints[name]; !ok {
+		return sql.ErrSavepointDoesNotExist.New(name)
+	}
+	delete(tx.savepoints, name)
+	return nil
+}

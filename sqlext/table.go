@@ -1,0 +1,415 @@
+package sqlext
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// Table is one stored table as go-mysql-server sees it during one query.
+type Table struct {
+	p      *Provider
+	info   *storage.TableInfo
+	sch    sql.PrimaryKeySchema
+	codecs []codec
+	lookup *sql.IndexLookup
+}
+
+var (
+	_ sql.Table               = (*Table)(nil)
+	_ sql.InsertableTable     = (*Table)(nil)
+	_ sql.UpdatableTable      = (*Table)(nil)
+	_ sql.DeletableTable      = (*Table)(nil)
+	_ sql.ReplaceableTable    = (*Table)(nil)
+	_ sql.TruncateableTable   = (*Table)(nil)
+	_ sql.AutoIncrementTable  = (*Table)(nil)
+	_ sql.IndexAddressable    = (*Table)(nil)
+	_ sql.IndexedTable        = (*Table)(nil)
+	_ sql.IndexAlterableTable = (*Table)(nil)
+	_ sql.AlterableTable      = (*Table)(nil)
+	_ sql.StatisticsTable     = (*Table)(nil)
+	_ sql.PrimaryKeyTable     = (*Table)(nil)
+	_ sql.CommentedTable      = (*Table)(nil)
+)
+
+func (p *Provider) newTable(ctx *sql.Context, info *storage.TableInfo) (*Table, error) {
+	sch, err := p.sqlSchema(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	codecs := make([]codec, len(sch.Schema))
+	for i, c := range sch.Schema {
+		codecs[i] = codecFor(c.Type)
+	}
+	return &Table{p: p, info: info, sch: sch, codecs: codecs}, nil
+}
+
+func (t *Table) Name() string                           { return t.info.Name }
+func (t *Table) String() string                         { return t.info.Name }
+func (t *Table) Schema() sql.Schema                     { return t.sch.Schema }
+func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.sch }
+func (t *Table) Comment() string                        { return parseTableMeta(t.info.Schema.Meta).Comment }
+
+func (t *Table) Collation() sql.CollationID {
+	if c, err := sql.ParseCollation("", parseTableMeta(t.info.Schema.Meta).Collation, false); err == nil {
+		return c
+	}
+	return sql.Collation_Default
+}
+
+func (t *Table) keyless() bool { return len(t.info.Schema.PK) == 0 }
+
+func (t *Table) toSQL(r storage.Row) sql.Row {
+	out := make(sql.Row, len(r))
+	for i, v := range r {
+		if v != nil {
+			out[i] = t.codecs[i].fromStore(v)
+		}
+	}
+	return out
+}
+
+func (t *Table) toStorage(r sql.Row) (storage.Row, error) {
+	if len(r) != len(t.codecs) {
+		return nil, fmt.Errorf("sqlext: table %s has %d columns, row has %d", t.info.Name, len(t.codecs), len(r))
+	}
+	out := make(storage.Row, len(r))
+	for i, v := range r {
+		sv, err := t.codecs[i].toStorage(v)
+		if err != nil {
+			return nil, fmt.Errorf("sqlext: column %s: %w", t.sch.Schema[i].Name, err)
+		}
+		out[i] = sv
+	}
+	return out, nil
+}
+
+// partition keys: one per storage partition, and one more for the rows the
+// current transaction added.
+type partition []byte
+
+func (p partition) Key() []byte { return p }
+
+const overlayPartition = storage.Partitions
+
+func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
+	parts := make([]sql.Partition, 0, storage.Partitions+1)
+	for i := 0; i <= storage.Partitions; i++ {
+		parts = append(parts, partition{byte(i)})
+	}
+	return sql.PartitionsToPartitionIter(parts...), nil
+}
+
+func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+	if lp, ok := part.(lookupPartition); ok {
+		return t.lookupRows(ctx, lp.lookup)
+	}
+	n := int(part.Key()[0])
+	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
+	if n == overlayPartition {
+		if tt == nil {
+			return sql.RowsToRowIter(), nil
+		}
+		ids := tt.liveOrder()
+		rows := make([]sql.Row, len(ids))
+		for i, id := range ids {
+			rows[i] = t.toSQL(tt.changes[id].row)
+		}
+		return sql.RowsToRowIter(rows...), nil
+	}
+	c, err := t.p.store.Scan(t.info.DB, t.info.Name, n)
+	if err != nil {
+		return nil, translateStorage(err)
+	}
+	return &scanIter{t: t, c: c, tt: tt}, nil
+}
+
+type scanIter struct {
+	t  *Table
+	c  *storage.Cursor
+	tt *txTable
+	n  int
+}
+
+func (it *scanIter) Next(ctx *sql.Context) (sql.Row, error) {
+	for {
+		r, id, ok := it.c.Next()
+		if !ok {
+			return nil, io.EOF
+		}
+		if it.n++; it.n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if it.tt != nil {
+			if _, touched := it.tt.changes[id]; touched {
+				continue
+			}
+		}
+		return it.t.toSQL(r), nil
+	}
+}
+
+func (it *scanIter) Close(*sql.Context) error {
+	it.c.Close()
+	return nil
+}
+
+func txFrom(ctx *sql.Context) *transaction {
+	if ctx == nil {
+		return nil
+	}
+	tx, _ := ctx.GetTransaction().(*transaction)
+	return tx
+}
+
+// DataLength and RowCount feed the planner and SHOW TABLE STATUS. RowCount
+// excludes the caller's uncommitted changes, so it is not exact inside a
+// transaction that wrote to the table.
+func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
+	return uint64(t.info.Rows) * uint64(8*len(t.sch.Schema)), nil
+}
+
+func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
+	info, err := t.p.store.Table(t.info.DB, t.info.Name)
+	if err != nil {
+		return 0, false, translateStorage(err)
+	}
+	return uint64(info.Rows), txFrom(ctx).table(t.info.DB, t.info.Name) == nil, nil
+}
+
+// Auto-increment values are handed out from storage's allocator, which runs
+// ahead of committed state so concurrent transactions never share a value.
+
+func (t *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
+	v, err := t.p.store.PeekAutoInc(t.info.DB, t.info.Name)
+	return v, translateStorage(err)
+}
+
+func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal interface{}) (uint64, error) {
+	if insertVal != nil {
+		if n, ok := unsignedOf(insertVal); ok {
+			next, err := t.p.store.PeekAutoInc(t.info.DB, t.info.Name)
+			if err != nil {
+				return 0, translateStorage(err)
+			}
+			if n >= next {
+				if _, err := t.p.store.AllocAutoInc(t.info.DB, t.info.Name, n-next+1); err != nil {
+					return 0, translateStorage(err)
+				}
+			}
+			return n, nil
+		}
+	}
+	v, err := t.p.store.AllocAutoInc(t.info.DB, t.info.Name, 1)
+	return v, translateStorage(err)
+}
+
+func unsignedOf(v any) (uint64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return uint64(x), x > 0
+	case int16:
+		return uint64(x), x > 0
+	case int32:
+		return uint64(x), x > 0
+	case int64:
+		return uint64(x), x > 0
+	case int:
+		return uint64(x), x > 0
+	case uint8:
+		return uint64(x), true
+	case uint16:
+		return uint64(x), true
+	case uint32:
+		return uint64(x), true
+	case uint64:
+		return x, true
+	case float32:
+		return uint64(x), x > 0
+	case float64:
+		return uint64(x), x > 0
+	}
+	return 0, false
+}
+
+func (t *Table) AutoIncrementSetter(ctx *sql.Context) sql.AutoIncrementSetter {
+	return &autoIncSetter{t: t}
+}
+
+type autoIncSetter struct{ t *Table }
+
+func (s *autoIncSetter) SetAutoIncrementValue(ctx *sql.Context, v uint64) error {
+	return s.t.p.propose(ctx, storage.Op{Kind: storage.OpSetAutoInc, DB: s.t.info.DB, Table: s.t.info.Name, AutoInc: v})
+}
+
+func (s *autoIncSetter) AcquireAutoIncrementLock(ctx *sql.Context) (func(), error) {
+	return func() {}, nil
+}
+
+func (s *autoIncSetter) Close(*sql.Context) error { return nil }
+
+func (t *Table) Truncate(ctx *sql.Context) (int, error) {
+	n := t.info.Rows
+	if err := t.p.propose(ctx, storage.Op{Kind: storage.OpTruncate, DB: t.info.DB, Table: t.info.Name}); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Schema changes. Each is its own log command; go-mysql-server commits the
+// session's transaction around DDL, as MySQL does.
+
+func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.ColumnOrder) error {
+	sc, err := columnToStorage(column)
+	if err != nil {
+		return err
+	}
+	pos := t.position(order)
+	var fill any
+	if column.Default != nil {
+		v, err := column.Default.Eval(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if v, _, err = column.Type.Convert(ctx, v); err != nil {
+			return err
+		}
+		if fill, err = codecFor(column.Type).toStorage(v); err != nil {
+			return err
+		}
+	} else if !column.Nullable && t.info.Rows > 0 {
+		zero, err := codecFor(column.Type).toStorage(column.Type.Zero())
+		if err != nil {
+			return err
+		}
+		fill = zero
+	}
+	return t.p.propose(ctx, storage.Op{Kind: storage.OpAddColumn, DB: t.info.DB, Table: t.info.Name, Column: &sc, Position: pos, Fill: fill})
+}
+
+func (t *Table) position(order *sql.ColumnOrder) int {
+	if order == nil {
+		return -1
+	}
+	if order.First {
+		return 0
+	}
+	if order.AfterColumn != "" {
+		if i := t.sch.Schema.IndexOfColName(order.AfterColumn); i >= 0 {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+func (t *Table) DropColumn(ctx *sql.Context, name string) error {
+	return t.p.propose(ctx, storage.Op{Kind: storage.OpDropColumn, DB: t.info.DB, Table: t.info.Name, Name: name})
+}
+
+func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
+	idx := t.sch.Schema.IndexOfColName(name)
+	if idx < 0 {
+		return sql.ErrTableColumnNotFound.New(t.info.Name, name)
+	}
+	sc, err := columnToStorage(column)
+	if err != nil {
+		return err
+	}
+	pos := t.position(order)
+	if pos > idx {
+		pos--
+	}
+	newCodec := codecFor(column.Type)
+	var rows []storage.Row
+	var ids []string
+	for p := 0; p < storage.Partitions; p++ {
+		c, err := t.p.store.Scan(t.info.DB, t.info.Name, p)
+		if err != nil {
+			return translateStorage(err)
+		}
+		for r, id, ok := c.Next(); ok; r, id, ok = c.Next() {
+			nr := append(storage.Row{}, r...)
+			if v := r[idx]; v != nil {
+				sv, _, err := column.Type.Convert(ctx, t.codecs[idx].fromStore(v))
+				if err != nil {
+					c.Close()
+					return err
+				}
+				if nr[idx], err = newCodec.toStorage(sv); err != nil {
+					c.Close()
+					return err
+				}
+			} else if !column.Nullable {
+				c.Close()
+				return sql.ErrInsertIntoNonNullableProvidedNull.New(column.Name)
+			}
+			rows = append(rows, nr)
+			ids = append(ids, id)
+		}
+		c.Close()
+	}
+	return t.p.propose(ctx, storage.Op{Kind: storage.OpModifyColumn, DB: t.info.DB, Table: t.info.Name, Name: name,
+		Column: &sc, Position: pos, Rows: rows, Keys: ids})
+}
+
+func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
+	if def.IsFullText() || def.IsSpatial() || def.IsVector() {
+		return sql.ErrUnsupportedFeature.New("FULLTEXT, SPATIAL and VECTOR indexes")
+	}
+	if def.IsPrimary() {
+		return sql.ErrUnsupportedFeature.New("adding a primary key to an existing table")
+	}
+	var prefix []uint16
+	cols := make([]string, len(def.Columns))
+	for i, c := range def.Columns {
+		cols[i] = c.Name
+		prefix = append(prefix, uint16(c.Length))
+		if c.Length != 0 {
+			return sql.ErrUnsupportedFeature.New("index prefix lengths")
+		}
+	}
+	name := def.Name
+	if name == "" {
+		name = cols[0]
+	}
+	return t.p.propose(ctx, storage.Op{Kind: storage.OpCreateIndex, DB: t.info.DB, Table: t.info.Name,
+		Index: &storage.IndexDef{Name: name, Columns: cols, Unique: def.IsUnique(), Meta: indexMetaJSON(def.Comment, nil)}})
+}
+
+func (t *Table) DropIndex(ctx *sql.Context, name string) error {
+	return t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndex, DB: t.info.DB, Table: t.info.Name, Name: name})
+}
+
+func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
+	for _, x := range t.info.Indexes {
+		if strings.EqualFold(x.Name, from) {
+			def := *x
+			def.Name = to
+			if err := t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndex, DB: t.info.DB, Table: t.info.Name, Name: from}); err != nil {
+				return err
+			}
+			return t.p.propose(ctx, storage.Op{Kind: storage.OpCreateIndex, DB: t.info.DB, Table: t.info.Name, Index: &def})
+		}
+	}
+	return sql.ErrIndexNotFound.New(from)
+}
+
+// expressionString names a column the way the analyzer matches index
+// expressions against filters.
+func (t *Table) expressionString(col int) string {
+	c := t.sch.Schema[col]
+	return expression.NewGetFieldWithTable(col, 0, c.Type, t.info.DB, t.info.Name, c.Name, c.Nullable).String()
+}
+
+func keylessRowID(id string) uint64 {
+	v, _ := binary.Uvarint([]byte(id[1:]))
+	return v
+}

@@ -1,0 +1,308 @@
+package sqlext
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// change is a transaction's view of one row identity: the row it now holds
+// (nil when deleted) and whether the identity existed in committed state
+// when the transaction first touched it (then commit must delete it).
+type change struct {
+	row   storage.Row
+	base  bool
+	rowID uint64
+}
+
+type undoRec struct {
+	t    *txTable
+	id   string
+	prev *change
+}
+
+// txTable is a transaction's pending changes to one table.
+type txTable struct {
+	db, name string
+	keyless  bool
+	changes  map[string]*change
+	order    []string
+	// content indexes the keyless rows inserted by this transaction.
+	content map[string][]string
+	// unique maps each unique key (index name + encoded key) of the live
+	// rows in changes to their identity; rebuilt after an undo.
+	unique      map[string]string
+	uniqueStale bool
+	uniq        []uniqueIndex
+}
+
+// transaction buffers a session's writes until commit. Reads merge it over
+// the committed state, which gives read-committed isolation: each statement
+// sees the latest committed data plus the transaction's own changes.
+type transaction struct {
+	mu         sync.Mutex
+	readOnly   bool
+	tables     map[string]*txTable
+	order      []*txTable
+	undo       []undoRec
+	stmtMarks  []int
+	savepoints map[string]int
+}
+
+var _ sql.Transaction = (*transaction)(nil)
+
+func newTransaction(readOnly bool) *transaction {
+	return &transaction{readOnly: readOnly, tables: make(map[string]*txTable)}
+}
+
+// reset empties the transaction after commit or rollback.
+func (tx *transaction) reset() {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	tx.tables = make(map[string]*txTable)
+	tx.order, tx.undo, tx.stmtMarks, tx.savepoints = nil, nil, nil, nil
+}
+
+func (tx *transaction) String() string   { return "sqlearn transaction" }
+func (tx *transaction) IsReadOnly() bool { return tx.readOnly }
+
+func tableKey(db, table string) string { return strings.ToLower(db) + "\x00" + strings.ToLower(table) }
+
+// table returns the pending changes of a table, or nil when there are none.
+func (tx *transaction) table(db, name string) *txTable {
+	if tx == nil {
+		return nil
+	}
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	return tx.tables[tableKey(db, name)]
+}
+
+func (tx *transaction) tableForWrite(db, name string, keyless bool, uniq []uniqueIndex) *txTable {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	k := tableKey(db, name)
+	t := tx.tables[k]
+	if t == nil {
+		t = &txTable{db: db, name: name, keyless: keyless, changes: make(map[string]*change), unique: make(map[string]string), uniq: uniq}
+		if keyless {
+			t.content = make(map[string][]string)
+		}
+		tx.tables[k] = t
+		tx.order = append(tx.order, t)
+	}
+	return t
+}
+
+// set records a new state for an identity, keeping what undo needs.
+func (tx *transaction) set(t *txTable, id string, c *change) {
+	prev, had := t.changes[id]
+	if !had {
+		prev = nil
+		t.order = append(t.order, id)
+	}
+	tx.undo = append(tx.undo, undoRec{t: t, id: id, prev: prev})
+	if prev != nil && prev.row != nil {
+		if !t.uniqueStale {
+			t.removeUnique(id, prev.row)
+		}
+		if t.keyless {
+			t.removeContent(id, prev.row)
+		}
+	}
+	if c == nil {
+		delete(t.changes, id)
+	} else {
+		t.changes[id] = c
+		if c.row != nil {
+			if !t.uniqueStale {
+				t.addUnique(id, c.row)
+			}
+			if t.keyless {
+				ck := storage.EncodeKey(c.row)
+				t.content[ck] = append(t.content[ck], id)
+			}
+		}
+	}
+}
+
+func (t *txTable) removeContent(id string, r storage.Row) {
+	ck := storage.EncodeKey(r)
+	ids := t.content[ck]
+	for i, x := range ids {
+		if x == id {
+			ids = append(ids[:i:i], ids[i+1:]...)
+			break
+		}
+	}
+	if len(ids) == 0 {
+		delete(t.content, ck)
+	} else {
+		t.content[ck] = ids
+	}
+}
+
+func (tx *transaction) mark() int { return len(tx.undo) }
+
+func (tx *transaction) rollbackTo(mark int) {
+	for i := len(tx.undo) - 1; i >= mark; i-- {
+		u := tx.undo[i]
+		if u.prev == nil {
+			delete(u.t.changes, u.id)
+		} else {
+			u.t.changes[u.id] = u.prev
+		}
+		u.t.uniqueStale = true
+		if u.t.keyless {
+			u.t.rebuildContent()
+		}
+	}
+	tx.undo = tx.undo[:mark]
+}
+
+func (t *txTable) rebuildContent() {
+	t.content = make(map[string][]string)
+	for _, id := range t.liveOrder() {
+		c := t.changes[id]
+		ck := storage.EncodeKey(c.row)
+		t.content[ck] = append(t.content[ck], id)
+	}
+}
+
+// liveOrder lists the identities whose pending state is a row, in the order
+// they were first touched.
+func (t *txTable) liveOrder() []string {
+	out := make([]string, 0, len(t.changes))
+	seen := make(map[string]bool, len(t.changes))
+	for _, id := range t.order {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if c, ok := t.changes[id]; ok && c.row != nil {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// command turns the pending changes into one log command: all deletes, then
+// all inserts, so an update (delete + insert of one identity) applies in
+// order.
+func (tx *transaction) command() *storage.Command {
+	cmd := &storage.Command{}
+	var inserts []storage.Op
+	for _, t := range tx.order {
+		var del []string
+		var rows []storage.Row
+		var rowIDs []uint64
+		seen := make(map[string]bool, len(t.changes))
+		for _, id := range t.order {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			c, ok := t.changes[id]
+			if !ok {
+				continue
+			}
+			if c.base {
+				del = append(del, id)
+			}
+			if c.row != nil {
+				rows = append(rows, c.row)
+				if t.keyless {
+					rowIDs = append(rowIDs, c.rowID)
+				}
+			}
+		}
+		if len(del) > 0 {
+			cmd.Ops = append(cmd.Ops, storage.Op{Kind: storage.OpDelete, DB: t.db, Table: t.name, Keys: del})
+		}
+		if len(rows) > 0 {
+			inserts = append(inserts, storage.Op{Kind: storage.OpInsert, DB: t.db, Table: t.name, Rows: rows, RowIDs: rowIDs})
+		}
+	}
+	cmd.Ops = append(cmd.Ops, inserts...)
+	return cmd
+}
+
+// Proposer appends an encoded command to the replicated log and returns
+// once it is durable and applied, with the state machine's error.
+type Proposer interface {
+	Propose(ctx context.Context, cmd []byte) error
+}
+
+// uniqueIndex is a secondary unique index by column ordinals.
+type uniqueIndex struct {
+	name string
+	cols []int
+}
+
+type uniqueHolder struct {
+	id  string
+	key string
+	row storage.Row
+}
+
+func (u *uniqueIndex) key(r storage.Row) (string, bool) {
+	vals := make([]any, len(u.cols))
+	for i, c := range u.cols {
+		if r[c] == nil {
+			return "", false
+		}
+		vals[i] = r[c]
+	}
+	return u.name + "\x00" + storage.EncodeKey(vals), true
+}
+
+// uniqueConflict looks for another pending row holding one of r's unique
+// secondary keys.
+func (t *txTable) uniqueConflict(r storage.Row, id, self string) (string, uniqueHolder, bool) {
+	if len(t.uniq) == 0 {
+		return "", uniqueHolder{}, false
+	}
+	if t.uniqueStale {
+		t.rebuildUnique()
+	}
+	for i := range t.uniq {
+		k, ok := t.uniq[i].key(r)
+		if !ok {
+			continue
+		}
+		if other, ok := t.unique[k]; ok && other != id && other != self {
+			c := t.changes[other]
+			return t.uniq[i].name, uniqueHolder{id: other, key: fmt.Sprint(c.row), row: c.row}, true
+		}
+	}
+	return "", uniqueHolder{}, false
+}
+
+func (t *txTable) rebuildUnique() {
+	t.unique = make(map[string]string)
+	for _, id := range t.liveOrder() {
+		t.addUnique(id, t.changes[id].row)
+	}
+	t.uniqueStale = false
+}
+
+func (t *txTable) addUnique(id string, r storage.Row) {
+	for i := range t.uniq {
+		if k, ok := t.uniq[i].key(r); ok {
+			t.unique[k] = id
+		}
+	}
+}
+
+func (t *txTable) removeUnique(id string, r storage.Row) {
+	for i := range t.uniq {
+		if k, ok := t.uniq[i].key(r); ok && t.unique[k] == id {
+			delete(t.unique, k)
+		}
+	}
+}

@@ -1,0 +1,427 @@
+package storage
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Apply applies a command at the given log index. It is all or nothing: on
+// error the state is as before. DDL ops must come alone in their command, so
+// that only row changes need undoing.
+func (s *Store) Apply(index uint64, c *Command) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if index > s.mu.applied {
+		s.mu.applied = index
+	}
+	ddl := false
+	for i := range c.Ops {
+		switch c.Ops[i].Kind {
+		case OpInsert, OpDelete, OpSetAutoInc:
+		default:
+			ddl = true
+		}
+	}
+	if ddl {
+		if len(c.Ops) != 1 {
+			return fmt.Errorf("storage: a schema change must be the only op of its command")
+		}
+		return s.applyDDL(&c.Ops[0])
+	}
+	u := &undo{}
+	for i := range c.Ops {
+		if err := s.applyRows(&c.Ops[i], u); err != nil {
+			u.rollback()
+			return err
+		}
+	}
+	return nil
+}
+
+// undo records how to reverse the row changes of a failing command.
+type undo struct {
+	steps    []func()
+	counters map[*Table][2]uint64
+}
+
+func (u *undo) touch(t *Table) {
+	if u.counters == nil {
+		u.counters = make(map[*Table][2]uint64)
+	}
+	if _, ok := u.counters[t]; !ok {
+		u.counters[t] = [2]uint64{t.autoInc, t.nextRowID}
+	}
+}
+
+func (u *undo) rollback() {
+	for i := len(u.steps) - 1; i >= 0; i-- {
+		u.steps[i]()
+	}
+	for t, c := range u.counters {
+		t.autoInc, t.nextRowID = c[0], c[1]
+	}
+}
+
+func (s *Store) applyRows(op *Op, u *undo) error {
+	t, err := s.table(op.DB, op.Table)
+	if err != nil {
+		return err
+	}
+	u.touch(t)
+	switch op.Kind {
+	case OpInsert:
+		keyless := t.primary == nil
+		if keyless && len(op.RowIDs) != len(op.Rows) {
+			return fmt.Errorf("%w: keyless insert into %s needs one row id per row", ErrBadValue, t.name)
+		}
+		for i, r := range op.Rows {
+			var rid uint64
+			if keyless {
+				rid = op.RowIDs[i]
+			}
+			id := t.identity(r, rid)
+			if err := t.checkInsert(r, id); err != nil {
+				return err
+			}
+			t.insert(r, id)
+			if keyless && rid >= t.nextRowID {
+				t.nextRowID = rid + 1
+			}
+			u.steps = append(u.steps, func() { t.delete(id) })
+		}
+	case OpDelete:
+		for _, id := range op.Keys {
+			l, ok := t.locs[id]
+			if !ok {
+				continue
+			}
+			r := t.rowAt(l)
+			t.delete(id)
+			u.steps = append(u.steps, func() { t.insert(r, id) })
+		}
+	case OpSetAutoInc:
+		// Never at or below a stored value, as in InnoDB.
+		next := op.AutoInc
+		if t.autoCol >= 0 {
+			rows, _ := t.allRows()
+			for _, r := range rows {
+				if v, ok := autoValue(r[t.autoCol]); ok && v >= next {
+					next = v + 1
+				}
+			}
+		}
+		t.autoInc = next
+	}
+	return nil
+}
+
+func (s *Store) applyDDL(op *Op) error {
+	switch op.Kind {
+	case OpCreateDatabase:
+		if _, ok := s.mu.dbs[lower(op.DB)]; ok {
+			return fmt.Errorf("%w: %s", ErrDatabaseExists, op.DB)
+		}
+		s.mu.dbs[lower(op.DB)] = newDatabase(op.DB)
+		return nil
+	case OpDropDatabase:
+		d, ok := s.mu.dbs[lower(op.DB)]
+		if !ok {
+			return fmt.Errorf("%w: %s", ErrDatabaseNotFound, op.DB)
+		}
+		for _, t := range d.tables {
+			t.release()
+		}
+		delete(s.mu.dbs, lower(op.DB))
+		return nil
+	case OpSetUsers:
+		s.mu.users = op.Blob
+		return nil
+	case OpPutMeta, OpDeleteMeta:
+		d, ok := s.mu.dbs[lower(op.DB)]
+		if !ok {
+			return fmt.Errorf("%w: %s", ErrDatabaseNotFound, op.DB)
+		}
+		if op.Kind == OpDeleteMeta {
+			delete(d.meta, op.Name)
+		} else {
+			d.meta[op.Name] = op.Blob
+		}
+		return nil
+	case OpCreateTable:
+		d, ok := s.mu.dbs[lower(op.DB)]
+		if !ok {
+			return fmt.Errorf("%w: %s", ErrDatabaseNotFound, op.DB)
+		}
+		if _, ok := d.tables[lower(op.Table)]; ok {
+			return fmt.Errorf("%w: %s.%s", ErrTableExists, op.DB, op.Table)
+		}
+		if op.Schema == nil {
+			return fmt.Errorf("%w: missing", ErrBadSchema)
+		}
+		if err := op.Schema.validate(); err != nil {
+			return err
+		}
+		t := newTable(d.name, op.Table, op.Schema.clone(), s.cf)
+		t.autoCol = autoColumn(op.Schema)
+		for _, x := range op.Indexes {
+			if err := t.checkIndexName(x.Name); err != nil {
+				return err
+			}
+			if err := t.addIndex(x); err != nil {
+				return err
+			}
+		}
+		d.tables[lower(op.Table)] = t
+		s.resetAlloc(d.name, op.Table)
+		return nil
+	}
+	t, err := s.table(op.DB, op.Table)
+	if err != nil {
+		return err
+	}
+	switch op.Kind {
+	case OpDropTable:
+		t.release()
+		delete(s.mu.dbs[lower(op.DB)].tables, lower(op.Table))
+		s.resetAlloc(op.DB, op.Table)
+	case OpRenameTable:
+		dstDB, newName := op.DB, op.NewName
+		if i := strings.IndexByte(newName, '.'); i >= 0 {
+			dstDB, newName = newName[:i], newName[i+1:]
+		}
+		d, ok := s.mu.dbs[lower(dstDB)]
+		if !ok {
+			return fmt.Errorf("%w: %s", ErrDatabaseNotFound, dstDB)
+		}
+		if _, ok := d.tables[lower(newName)]; ok {
+			return fmt.Errorf("%w: %s.%s", ErrTableExists, dstDB, newName)
+		}
+		delete(s.mu.dbs[lower(op.DB)].tables, lower(op.Table))
+		t.db, t.name = d.name, newName
+		d.tables[lower(newName)] = t
+	case OpTruncate:
+		t.release()
+		t.reset(t.schema, s.cf)
+		t.autoInc, t.nextRowID = 0, 0
+		s.resetAlloc(op.DB, op.Table)
+	case OpSetTableMeta:
+		sch := t.schema.clone()
+		sch.Meta = op.Name
+		t.schema = sch
+	case OpAddColumn, OpDropColumn, OpRenameColumn, OpModifyColumn:
+		return s.alterColumns(t, op)
+	case OpCreateIndex:
+		if err := t.checkIndexName(op.Index.Name); err != nil {
+			return err
+		}
+		return t.addIndex(op.Index)
+	case OpDropIndex:
+		for i, x := range t.indexes {
+			if strings.EqualFold(x.def.Name, op.Name) {
+				t.indexes = append(t.indexes[:i:i], t.indexes[i+1:]...)
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: %s on %s", ErrIndexNotFound, op.Name, t.name)
+	default:
+		return fmt.Errorf("storage: unknown op kind %d", op.Kind)
+	}
+	return nil
+}
+
+func (t *Table) checkIndexName(name string) error {
+	if strings.EqualFold(name, "PRIMARY") {
+		return fmt.Errorf("%w: %s", ErrIndexExists, name)
+	}
+	for _, x := range t.indexes {
+		if strings.EqualFold(x.def.Name, name) {
+			return fmt.Errorf("%w: %s", ErrIndexExists, name)
+		}
+	}
+	return nil
+}
+
+// autoColumn finds the auto-increment column from its Meta marker. The
+// marker is the one piece of column metadata storage reads: a Meta starting
+// with "auto_increment;" so that counters survive restarts and replicas.
+func autoColumn(s *Schema) int {
+	for i, c := range s.Columns {
+		if strings.HasPrefix(c.Meta, AutoIncrementMeta) {
+			return i
+		}
+	}
+	return -1
+}
+
+// AutoIncrementMeta prefixes the Meta of a column whose values feed the
+// table's auto-increment counter.
+const AutoIncrementMeta = "auto_increment;"
+
+// alterColumns rebuilds the table under a new column list, carrying the
+// rows across. The rebuild validates every row before the table changes.
+func (s *Store) alterColumns(t *Table, op *Op) error {
+	sch := t.schema.clone()
+	rows, ids := t.allRows()
+	n := len(sch.Columns)
+	var newRows []Row
+	switch op.Kind {
+	case OpAddColumn:
+		if sch.ColumnIndex(op.Column.Name) >= 0 {
+			return fmt.Errorf("%w: %s", ErrColumnExists, op.Column.Name)
+		}
+		pos := op.Position
+		if pos < 0 || pos > n {
+			pos = n
+		}
+		cols := append([]Column{}, sch.Columns[:pos]...)
+		cols = append(cols, *op.Column)
+		sch.Columns = append(cols, sch.Columns[pos:]...)
+		for i := range sch.PK {
+			if sch.PK[i] >= pos {
+				sch.PK[i]++
+			}
+		}
+		if err := CheckValue(op.Column, op.Fill); err != nil && len(rows) > 0 {
+			return err
+		}
+		newRows = make([]Row, len(rows))
+		for i, r := range rows {
+			nr := make(Row, 0, n+1)
+			nr = append(nr, r[:pos]...)
+			nr = append(nr, op.Fill)
+			newRows[i] = append(nr, r[pos:]...)
+		}
+	case OpDropColumn:
+		c := sch.ColumnIndex(op.Name)
+		if c < 0 {
+			return fmt.Errorf("%w: %s", ErrColumnNotFound, op.Name)
+		}
+		if n == 1 {
+			return fmt.Errorf("%w: cannot drop the only column %s", ErrBadSchema, op.Name)
+		}
+		for _, p := range sch.PK {
+			if p == c {
+				return fmt.Errorf("%w: cannot drop primary key column %s", ErrBadSchema, op.Name)
+			}
+		}
+		for _, x := range t.indexes {
+			for _, ic := range x.cols {
+				if ic == c {
+					return fmt.Errorf("%w: column %s is used by index %s", ErrBadSchema, op.Name, x.def.Name)
+				}
+			}
+		}
+		sch.Columns = append(sch.Columns[:c:c], sch.Columns[c+1:]...)
+		for i := range sch.PK {
+			if sch.PK[i] > c {
+				sch.PK[i]--
+			}
+		}
+		newRows = make([]Row, len(rows))
+		for i, r := range rows {
+			newRows[i] = append(append(Row{}, r[:c]...), r[c+1:]...)
+		}
+	case OpRenameColumn:
+		c := sch.ColumnIndex(op.Name)
+		if c < 0 {
+			return fmt.Errorf("%w: %s", ErrColumnNotFound, op.Name)
+		}
+		if o := sch.ColumnIndex(op.NewName); o >= 0 && o != c {
+			return fmt.Errorf("%w: %s", ErrColumnExists, op.NewName)
+		}
+		old := sch.Columns[c].Name
+		sch.Columns[c].Name = op.NewName
+		for _, x := range t.indexes {
+			for j, name := range x.def.Columns {
+				if strings.EqualFold(name, old) {
+					def := *x.def
+					def.Columns = append([]string(nil), def.Columns...)
+					def.Columns[j] = op.NewName
+					x.def = &def
+				}
+			}
+		}
+		newRows = rows
+	case OpModifyColumn:
+		c := sch.ColumnIndex(op.Name)
+		if c < 0 {
+			return fmt.Errorf("%w: %s", ErrColumnNotFound, op.Name)
+		}
+		// The converted rows were read before this command was proposed;
+		// if the table changed since, the command fails and is retried.
+		if len(op.Rows) != len(rows) || len(op.Keys) != len(op.Rows) {
+			return fmt.Errorf("%w: table %s changed during ALTER TABLE; retry", ErrConflict, t.name)
+		}
+		byID := make(map[string]Row, len(op.Rows))
+		for i, id := range op.Keys {
+			byID[id] = op.Rows[i]
+		}
+		newRows = make([]Row, len(rows))
+		for i, id := range ids {
+			r, ok := byID[id]
+			if !ok {
+				return fmt.Errorf("%w: table %s changed during ALTER TABLE; retry", ErrConflict, t.name)
+			}
+			newRows[i] = r
+		}
+		sch.Columns[c] = *op.Column
+		if op.Position >= 0 && op.Position != c {
+			col := sch.Columns[c]
+			cols := append(append([]Column{}, sch.Columns[:c]...), sch.Columns[c+1:]...)
+			pos := min(op.Position, len(cols))
+			sch.Columns = append(append(append([]Column{}, cols[:pos]...), col), cols[pos:]...)
+			move := func(r Row) Row {
+				v := r[c]
+				rest := append(append(Row{}, r[:c]...), r[c+1:]...)
+				return append(append(append(Row{}, rest[:pos]...), v), rest[pos:]...)
+			}
+			for i := range newRows {
+				newRows[i] = move(newRows[i])
+			}
+			perm := make([]int, n)
+			for i := range perm {
+				perm[i] = i
+			}
+			order := move(func() Row {
+				r := make(Row, n)
+				for i := range r {
+					r[i] = i
+				}
+				return r
+			}())
+			for i, v := range order {
+				perm[v.(int)] = i
+			}
+			for i := range sch.PK {
+				sch.PK[i] = perm[sch.PK[i]]
+			}
+		}
+	}
+	if err := sch.validate(); err != nil {
+		return err
+	}
+	// Build the new table aside so a failure leaves the old one untouched.
+	nt := newTable(t.db, t.name, sch, s.cf)
+	nt.autoCol = autoColumn(sch)
+	for _, x := range t.indexes {
+		def := x.def
+		if err := nt.addIndex(def); err != nil {
+			return err
+		}
+	}
+	for i, r := range newRows {
+		id := ids[i]
+		if nt.primary != nil {
+			id = nt.identity(r, 0)
+		}
+		if err := nt.checkInsert(r, id); err != nil {
+			return err
+		}
+		nt.insert(r, id)
+	}
+	nt.autoInc = max(nt.autoInc, t.autoInc)
+	nt.nextRowID = t.nextRowID
+	t.release()
+	*t = *nt
+	return nil
+}

@@ -1,0 +1,218 @@
+package storage
+
+import "fmt"
+
+// OpKind names one change inside a Command.
+type OpKind uint8
+
+const (
+	OpCreateDatabase OpKind = iota + 1
+	OpDropDatabase
+	OpCreateTable  // Schema, Indexes
+	OpDropTable    //
+	OpRenameTable  // NewName
+	OpAddColumn    // Column, Position (-1 appends), Fill (value for existing rows)
+	OpDropColumn   // Name
+	OpCreateIndex  // Index
+	OpDropIndex    // Name
+	OpInsert       // Rows (RowIDs parallel to Rows for keyless tables); duplicate keys fail the command
+	OpDelete       // Keys: row identities; unknown keys are ignored
+	OpTruncate     //
+	OpSetAutoInc   // AutoInc: the next value; never moves below the highest stored value
+	OpSetUsers     // Blob: opaque users and grants
+	OpSetTableMeta // Name: new Schema.Meta
+	OpRenameColumn // Name -> NewName
+	OpPutMeta      // Name: key, Blob: value; per-database metadata such as view definitions
+	OpDeleteMeta   // Name: key
+	OpModifyColumn // Column replaces the column Name, Position (-1 keeps it) moves it; Rows/Keys carry every converted row by identity
+)
+
+// Op is one change. Fields not used by its Kind are zero.
+type Op struct {
+	Kind     OpKind
+	DB       string
+	Table    string
+	Name     string
+	NewName  string
+	Schema   *Schema
+	Indexes  []*IndexDef
+	Column   *Column
+	Position int
+	Fill     any
+	Index    *IndexDef
+	Rows     []Row
+	RowIDs   []uint64
+	Keys     []string
+	AutoInc  uint64
+	Blob     []byte
+}
+
+// Command is the unit of replication: a transaction's changes, applied
+// atomically by Store.Apply.
+type Command struct {
+	Ops []Op
+}
+
+// commandVersion is the first byte of an encoded command. It only moves
+// forward; decoders reject versions they do not know.
+const commandVersion = 1
+
+// EncodeCommand serialises a command for the log (docs/format/command.md).
+func EncodeCommand(c *Command) []byte {
+	e := encoder{buf: make([]byte, 0, 64)}
+	e.byte(commandVersion)
+	e.uvarint(uint64(len(c.Ops)))
+	for i := range c.Ops {
+		op := &c.Ops[i]
+		e.byte(byte(op.Kind))
+		e.string(op.DB)
+		e.string(op.Table)
+		switch op.Kind {
+		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate:
+		case OpCreateTable:
+			e.schema(op.Schema)
+			e.uvarint(uint64(len(op.Indexes)))
+			for _, x := range op.Indexes {
+				e.indexDef(x)
+			}
+		case OpRenameTable:
+			e.string(op.NewName)
+		case OpAddColumn:
+			e.column(op.Column)
+			e.varint(int64(op.Position))
+			e.value(op.Fill)
+		case OpDropColumn, OpDropIndex, OpSetTableMeta:
+			e.string(op.Name)
+		case OpRenameColumn:
+			e.string(op.Name)
+			e.string(op.NewName)
+		case OpModifyColumn:
+			e.string(op.Name)
+			e.column(op.Column)
+			e.varint(int64(op.Position))
+			e.uvarint(uint64(len(op.Rows)))
+			for _, r := range op.Rows {
+				e.row(r)
+			}
+			e.uvarint(uint64(len(op.Keys)))
+			for _, k := range op.Keys {
+				e.string(k)
+			}
+		case OpCreateIndex:
+			e.indexDef(op.Index)
+		case OpInsert:
+			e.uvarint(uint64(len(op.Rows)))
+			for _, r := range op.Rows {
+				e.row(r)
+			}
+			e.uvarint(uint64(len(op.RowIDs)))
+			for _, id := range op.RowIDs {
+				e.uvarint(id)
+			}
+		case OpDelete:
+			e.uvarint(uint64(len(op.Keys)))
+			for _, k := range op.Keys {
+				e.string(k)
+			}
+		case OpSetAutoInc:
+			e.uvarint(op.AutoInc)
+		case OpSetUsers:
+			e.bytes(op.Blob)
+		case OpPutMeta:
+			e.string(op.Name)
+			e.bytes(op.Blob)
+		case OpDeleteMeta:
+			e.string(op.Name)
+		default:
+			panic(fmt.Sprintf("storage: encode op kind %d", op.Kind))
+		}
+	}
+	return e.buf
+}
+
+// DecodeCommand parses bytes written by EncodeCommand; corrupt input gives
+// ErrCorrupt, never a panic.
+func DecodeCommand(b []byte) (*Command, error) {
+	d := decoder{buf: b}
+	if v := d.byte(); d.err == nil && v != commandVersion {
+		return nil, fmt.Errorf("%w: command version %d", ErrFormatVersion, v)
+	}
+	n := d.count(3)
+	c := &Command{Ops: make([]Op, 0, n)}
+	for i := 0; i < n && d.err == nil; i++ {
+		op := Op{Kind: OpKind(d.byte())}
+		op.DB = d.string()
+		op.Table = d.string()
+		switch op.Kind {
+		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate:
+		case OpCreateTable:
+			op.Schema = d.schema()
+			m := d.count(3)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.Indexes = append(op.Indexes, d.indexDef())
+			}
+		case OpRenameTable:
+			op.NewName = d.string()
+		case OpAddColumn:
+			col := d.column()
+			op.Column = &col
+			op.Position = int(d.varint())
+			op.Fill = d.value()
+		case OpDropColumn, OpDropIndex, OpSetTableMeta:
+			op.Name = d.string()
+		case OpRenameColumn:
+			op.Name = d.string()
+			op.NewName = d.string()
+		case OpModifyColumn:
+			op.Name = d.string()
+			col := d.column()
+			op.Column = &col
+			op.Position = int(d.varint())
+			m := d.count(1)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.Rows = append(op.Rows, d.row())
+			}
+			m = d.count(1)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.Keys = append(op.Keys, d.string())
+			}
+		case OpCreateIndex:
+			op.Index = d.indexDef()
+		case OpInsert:
+			m := d.count(1)
+			op.Rows = make([]Row, 0, m)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.Rows = append(op.Rows, d.row())
+			}
+			m = d.count(1)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.RowIDs = append(op.RowIDs, d.uvarint())
+			}
+		case OpDelete:
+			m := d.count(1)
+			op.Keys = make([]string, 0, m)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.Keys = append(op.Keys, d.string())
+			}
+		case OpSetAutoInc:
+			op.AutoInc = d.uvarint()
+		case OpSetUsers:
+			op.Blob = d.bytes()
+		case OpPutMeta:
+			op.Name = d.string()
+			op.Blob = d.bytes()
+		case OpDeleteMeta:
+			op.Name = d.string()
+		default:
+			d.fail(fmt.Sprintf("op kind %d", op.Kind))
+		}
+		c.Ops = append(c.Ops, op)
+	}
+	if d.err == nil && len(d.buf) != 0 {
+		d.fail("trailing bytes")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return c, nil
+}

@@ -1,0 +1,194 @@
+package storage
+
+import (
+	"strings"
+
+	"github.com/google/btree"
+)
+
+// CutKind places a cut on the ordered line of a column's values, on which
+// NULL sorts before every other value.
+type CutKind uint8
+
+const (
+	CutBelowNull CutKind = iota // before everything, NULL included
+	CutAboveNull                // after NULL, before every non-NULL value
+	CutBelow                    // just before Key
+	CutAbove                    // just after Key
+	CutAboveAll                 // after everything
+)
+
+// Cut is a position between values.
+type Cut struct {
+	Kind CutKind
+	Key  any
+}
+
+// ColumnRange is the set of values between two cuts.
+type ColumnRange struct{ Lo, Hi Cut }
+
+// Range constrains a prefix of an index's columns.
+type Range []ColumnRange
+
+func cutBelow(c Cut, v any, cmp CompareFunc) bool {
+	switch c.Kind {
+	case CutBelowNull:
+		return true
+	case CutAboveNull:
+		return v != nil
+	case CutBelow:
+		return v != nil && cmp(v, c.Key) >= 0
+	case CutAbove:
+		return v != nil && cmp(v, c.Key) > 0
+	}
+	return false
+}
+
+func cutAbove(c Cut, v any, cmp CompareFunc) bool {
+	switch c.Kind {
+	case CutAboveAll:
+		return true
+	case CutAboveNull:
+		return v == nil
+	case CutBelow:
+		return v == nil || cmp(v, c.Key) < 0
+	case CutAbove:
+		return v == nil || cmp(v, c.Key) <= 0
+	}
+	return false
+}
+
+func (r Range) contains(vals []any, cmps []CompareFunc) bool {
+	for i, cr := range r {
+		if i >= len(vals) {
+			break
+		}
+		if !cutBelow(cr.Lo, vals[i], cmps[i]) || !cutAbove(cr.Hi, vals[i], cmps[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// indexEntry is one row's key in an ordered index. Real entries have pos 0;
+// search pivots use -1 or +1 to sit before or after every entry that shares
+// their (possibly shorter) value prefix.
+type indexEntry struct {
+	vals []any
+	id   string
+	pos  int8
+}
+
+// index is an ordered set of (column values, row identity) pairs.
+type index struct {
+	def    *IndexDef // nil for the primary key
+	cols   []int
+	cmps   []CompareFunc
+	unique bool
+	tree   *btree.BTreeG[indexEntry]
+}
+
+func newIndex(def *IndexDef, cols []int, cmps []CompareFunc, unique bool) *index {
+	x := &index{def: def, cols: cols, cmps: cmps, unique: unique}
+	x.tree = btree.NewG[indexEntry](32, x.less)
+	return x
+}
+
+func (x *index) compare(a, b indexEntry) int {
+	n := min(len(a.vals), len(b.vals))
+	for i := 0; i < n; i++ {
+		av, bv := a.vals[i], b.vals[i]
+		switch {
+		case av == nil && bv == nil:
+		case av == nil:
+			return -1
+		case bv == nil:
+			return 1
+		default:
+			if c := x.cmps[i](av, bv); c != 0 {
+				return c
+			}
+		}
+	}
+	if a.pos != 0 || b.pos != 0 {
+		return int(a.pos) - int(b.pos)
+	}
+	return strings.Compare(a.id, b.id)
+}
+
+func (x *index) less(a, b indexEntry) bool { return x.compare(a, b) < 0 }
+
+func (x *index) key(r Row) []any {
+	vals := make([]any, len(x.cols))
+	for i, c := range x.cols {
+		vals[i] = r[c]
+	}
+	return vals
+}
+
+func (x *index) insert(r Row, id string) { x.tree.ReplaceOrInsert(indexEntry{vals: x.key(r), id: id}) }
+func (x *index) remove(r Row, id string) { x.tree.Delete(indexEntry{vals: x.key(r), id: id}) }
+
+// conflict returns the identity of a row other than self whose key equals
+// vals, for unique indexes. Keys holding NULL never conflict, as in MySQL.
+func (x *index) conflict(vals []any, self string) (string, bool) {
+	for _, v := range vals {
+		if v == nil {
+			return "", false
+		}
+	}
+	var found string
+	ok := false
+	x.tree.AscendGreaterOrEqual(indexEntry{vals: vals, pos: -1}, func(e indexEntry) bool {
+		if !x.equalVals(vals, e.vals) {
+			return false
+		}
+		if e.id == self {
+			return true
+		}
+		found, ok = e.id, true
+		return false
+	})
+	return found, ok
+}
+
+func (x *index) equalVals(a, b []any) bool {
+	for i := range a {
+		if a[i] == nil || b[i] == nil {
+			return false
+		}
+		if x.cmps[i](a[i], b[i]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// scan calls fn with the identity of every entry inside r, in index order.
+func (x *index) scan(r Range, fn func(id string) bool) {
+	if len(r) == 0 {
+		x.tree.Ascend(func(e indexEntry) bool { return fn(e.id) })
+		return
+	}
+	first := r[0]
+	visit := func(e indexEntry) bool {
+		if !cutAbove(first.Hi, e.vals[0], x.cmps[0]) {
+			return false
+		}
+		if r.contains(e.vals, x.cmps) {
+			return fn(e.id)
+		}
+		return true
+	}
+	switch first.Lo.Kind {
+	case CutBelowNull:
+		x.tree.Ascend(visit)
+	case CutAboveNull:
+		x.tree.AscendGreaterOrEqual(indexEntry{vals: []any{nil}, pos: 1}, visit)
+	case CutBelow:
+		x.tree.AscendGreaterOrEqual(indexEntry{vals: []any{first.Lo.Key}, pos: -1}, visit)
+	case CutAbove:
+		x.tree.AscendGreaterOrEqual(indexEntry{vals: []any{first.Lo.Key}, pos: 1}, visit)
+	case CutAboveAll:
+	}
+}

@@ -1,0 +1,81 @@
+package storage
+
+// Partitions is the number of hash partitions of every table.
+const Partitions = partitionCount
+
+// Cursor iterates over the live rows of one partition as they were when the
+// scan began. It holds no lock: sealed batches are immutable, and the
+// mutable parts (delete markers, the tail) were copied when it was made.
+type Cursor struct {
+	batches []batchView
+	tail    []Row
+	ids     []string
+	bi, ri  int
+	ti      int
+}
+
+type batchView struct {
+	b       *batch
+	deleted []uint64
+}
+
+// Scan opens a cursor over one partition of a table.
+func (s *Store) Scan(db, table string, part int) (*Cursor, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, err
+	}
+	p := t.parts[part]
+	c := &Cursor{batches: make([]batchView, len(p.batches))}
+	for i, b := range p.batches {
+		b.rec.Retain()
+		v := batchView{b: b, deleted: b.deleted}
+		if b.ndel > 0 {
+			v.deleted = append([]uint64(nil), b.deleted...)
+		} else {
+			v.deleted = nil
+		}
+		c.batches[i] = v
+	}
+	c.tail = make([]Row, 0, len(p.tail)-p.tailDel)
+	c.ids = make([]string, 0, cap(c.tail))
+	for i, r := range p.tail {
+		if r != nil {
+			c.tail = append(c.tail, r)
+			c.ids = append(c.ids, p.tailIDs[i])
+		}
+	}
+	return c, nil
+}
+
+// Next returns the next row and its identity; ok is false at the end.
+func (c *Cursor) Next() (r Row, id string, ok bool) {
+	for c.bi < len(c.batches) {
+		v := &c.batches[c.bi]
+		for c.ri < len(v.b.ids) {
+			i := c.ri
+			c.ri++
+			if v.deleted != nil && v.deleted[i>>6]&(1<<(uint(i)&63)) != 0 {
+				continue
+			}
+			return v.b.row(i), v.b.ids[i], true
+		}
+		c.bi++
+		c.ri = 0
+	}
+	if c.ti < len(c.tail) {
+		c.ti++
+		return c.tail[c.ti-1], c.ids[c.ti-1], true
+	}
+	return nil, "", false
+}
+
+// Close releases the batches the cursor holds.
+func (c *Cursor) Close() {
+	for _, v := range c.batches {
+		v.b.rec.Release()
+	}
+	c.batches = nil
+}

@@ -1,0 +1,354 @@
+package storage
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Options configures a Store.
+type Options struct {
+	// Compare gives each column's value ordering; NaturalCompare when nil.
+	Compare CompareFactory
+}
+
+type database struct {
+	name   string
+	tables map[string]*Table // keyed by lower-case name
+	meta   map[string][]byte // opaque per-database metadata by key
+}
+
+func newDatabase(name string) *database {
+	return &database{name: name, tables: make(map[string]*Table), meta: make(map[string][]byte)}
+}
+
+// Store holds every database and table. Writes arrive only through Apply;
+// reads may run concurrently with each other and with Apply.
+type Store struct {
+	cf CompareFactory
+	mu struct {
+		sync.RWMutex
+		dbs   map[string]*database // keyed by lower-case name
+		users []byte
+		// applied is the log index of the last applied command, kept so a
+		// snapshot records where it stands.
+		applied uint64
+	}
+	// alloc hands out auto-increment values and keyless row ids to open
+	// transactions before they commit; it runs ahead of the applied state.
+	alloc struct {
+		sync.Mutex
+		next map[string]uint64
+	}
+}
+
+// New returns an empty store.
+func New(opts Options) *Store {
+	s := &Store{cf: opts.Compare}
+	if s.cf == nil {
+		s.cf = NaturalCompare
+	}
+	s.mu.dbs = make(map[string]*database)
+	s.alloc.next = make(map[string]uint64)
+	return s
+}
+
+func lower(s string) string { return strings.ToLower(s) }
+
+// TableInfo describes a table at one moment. Its fields must not be changed.
+type TableInfo struct {
+	DB, Name  string
+	Schema    *Schema
+	Indexes   []*IndexDef
+	AutoInc   uint64
+	Rows      int
+	DataBytes int64
+}
+
+// Databases lists database names in sorted order.
+func (s *Store) Databases() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.mu.dbs))
+	for _, d := range s.mu.dbs {
+		out = append(out, d.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Database returns the stored spelling of a database name.
+func (s *Store) Database(name string) (string, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, ok := s.mu.dbs[lower(name)]
+	if !ok {
+		return "", false
+	}
+	return d.name, true
+}
+
+// Tables lists the table names of a database in sorted order.
+func (s *Store) Tables(db string) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, ok := s.mu.dbs[lower(db)]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrDatabaseNotFound, db)
+	}
+	out := make([]string, 0, len(d.tables))
+	for _, t := range d.tables {
+		out = append(out, t.name)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (s *Store) table(db, name string) (*Table, error) {
+	d, ok := s.mu.dbs[lower(db)]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrDatabaseNotFound, db)
+	}
+	t, ok := d.tables[lower(name)]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s.%s", ErrTableNotFound, db, name)
+	}
+	return t, nil
+}
+
+func (t *Table) info() *TableInfo {
+	defs := make([]*IndexDef, len(t.indexes))
+	for i, x := range t.indexes {
+		defs[i] = x.def
+	}
+	return &TableInfo{DB: t.db, Name: t.name, Schema: t.schema, Indexes: defs, AutoInc: t.autoInc, Rows: t.nrows}
+}
+
+// Table describes a table.
+func (s *Store) Table(db, name string) (*TableInfo, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, name)
+	if err != nil {
+		return nil, err
+	}
+	return t.info(), nil
+}
+
+// Meta returns the metadata of a database whose keys start with prefix.
+func (s *Store) Meta(db, prefix string) (map[string][]byte, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, ok := s.mu.dbs[lower(db)]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrDatabaseNotFound, db)
+	}
+	out := make(map[string][]byte)
+	for k, v := range d.meta {
+		if strings.HasPrefix(k, prefix) {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// Users returns the opaque users blob last stored by OpSetUsers.
+func (s *Store) Users() []byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.mu.users
+}
+
+// AppliedIndex is the log index of the last command applied.
+func (s *Store) AppliedIndex() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.mu.applied
+}
+
+// Get returns the live row with the given identity.
+func (s *Store) Get(db, table, id string) (Row, bool, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, false, err
+	}
+	l, ok := t.locs[id]
+	if !ok {
+		return nil, false, nil
+	}
+	return t.rowAt(l), true, nil
+}
+
+// Identity returns the identity of a stored row of a table with a primary
+// key. Keyless tables use IdentitiesByContent.
+func (s *Store) Identity(db, table string, r Row) (string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return "", err
+	}
+	if t.primary == nil {
+		return "", fmt.Errorf("storage: %s.%s has no primary key", db, table)
+	}
+	return EncodeKey(t.primary.key(r)), nil
+}
+
+// IdentitiesByContent lists the identities of the stored rows equal to r in
+// a keyless table.
+func (s *Store) IdentitiesByContent(db, table string, r Row) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string(nil), t.content[EncodeKey(r)]...), nil
+}
+
+// KeylessIdentity is the identity a keyless row gets from its row id.
+func KeylessIdentity(rowID uint64) string { return (&Table{}).identity(nil, rowID) }
+
+// PrimaryIdentity is the identity of a row of a table with a primary key.
+func PrimaryIdentity(s *Schema, r Row) string {
+	vals := make([]any, len(s.PK))
+	for i, p := range s.PK {
+		vals[i] = r[p]
+	}
+	return EncodeKey(vals)
+}
+
+// Conflict checks a prospective row against the committed unique keys,
+// ignoring the rows whose identities are in skip (rows the caller's
+// transaction deleted). It returns the first conflict and the row holding it.
+func (s *Store) Conflict(db, table string, r Row, self string, skip func(id string) bool) (*DuplicateError, Row, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, nil, err
+	}
+	check := func(x *index, name string) (*DuplicateError, Row) {
+		vals := x.key(r)
+		for _, v := range vals {
+			if v == nil {
+				return nil, nil
+			}
+		}
+		var hit string
+		x.tree.AscendGreaterOrEqual(indexEntry{vals: vals, pos: -1}, func(e indexEntry) bool {
+			if !x.equalVals(vals, e.vals) {
+				return false
+			}
+			if e.id == self || (skip != nil && skip(e.id)) {
+				return true
+			}
+			hit = e.id
+			return false
+		})
+		if hit == "" {
+			return nil, nil
+		}
+		return &DuplicateError{Index: name, Key: t.keyString(x, r), Existing: hit}, t.rowAt(t.locs[hit])
+	}
+	if t.primary != nil {
+		if d, row := check(t.primary, "PRIMARY"); d != nil {
+			return d, row, nil
+		}
+	}
+	for _, x := range t.indexes {
+		if x.unique {
+			if d, row := check(x, x.def.Name); d != nil {
+				return d, row, nil
+			}
+		}
+	}
+	return nil, nil, nil
+}
+
+// Lookup returns the rows whose key in the named index ("" for the primary
+// key) falls in any of the ranges, with their identities.
+func (s *Store) Lookup(db, table, indexName string, ranges []Range) ([]Row, []string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, nil, err
+	}
+	var x *index
+	if indexName == "" || strings.EqualFold(indexName, "PRIMARY") {
+		x = t.primary
+	} else {
+		for _, ix := range t.indexes {
+			if strings.EqualFold(ix.def.Name, indexName) {
+				x = ix
+			}
+		}
+	}
+	if x == nil {
+		return nil, nil, fmt.Errorf("%w: %s on %s.%s", ErrIndexNotFound, indexName, db, table)
+	}
+	var rows []Row
+	var ids []string
+	seen := map[string]bool{}
+	for _, r := range ranges {
+		x.scan(r, func(id string) bool {
+			if len(ranges) > 1 {
+				if seen[id] {
+					return true
+				}
+				seen[id] = true
+			}
+			rows = append(rows, t.rowAt(t.locs[id]))
+			ids = append(ids, id)
+			return true
+		})
+	}
+	return rows, ids, nil
+}
+
+// AllocAutoInc reserves n consecutive auto-increment values for a table and
+// returns the first. Values are never handed out twice, even if the
+// transaction that took them rolls back (as in InnoDB).
+func (s *Store) AllocAutoInc(db, table string, n uint64) (uint64, error) {
+	return s.allocate("a:"+lower(db)+"."+lower(table), db, table, n, func(t *Table) uint64 { return max(t.autoInc, 1) })
+}
+
+// PeekAutoInc returns the next auto-increment value without reserving it.
+func (s *Store) PeekAutoInc(db, table string) (uint64, error) {
+	return s.allocate("a:"+lower(db)+"."+lower(table), db, table, 0, func(t *Table) uint64 { return max(t.autoInc, 1) })
+}
+
+// AllocRowIDs reserves n row ids for a keyless table.
+func (s *Store) AllocRowIDs(db, table string, n uint64) (uint64, error) {
+	return s.allocate("r:"+lower(db)+"."+lower(table), db, table, n, func(t *Table) uint64 { return max(t.nextRowID, 1) })
+}
+
+func (s *Store) allocate(key, db, table string, n uint64, applied func(*Table) uint64) (uint64, error) {
+	s.mu.RLock()
+	t, err := s.table(db, table)
+	var floor uint64
+	if err == nil {
+		floor = applied(t)
+	}
+	s.mu.RUnlock()
+	if err != nil {
+		return 0, err
+	}
+	s.alloc.Lock()
+	defer s.alloc.Unlock()
+	next := max(s.alloc.next[key], floor)
+	s.alloc.next[key] = next + n
+	return next, nil
+}
+
+// resetAlloc forgets reservations for a table whose counters were reset.
+func (s *Store) resetAlloc(db, table string) {
+	s.alloc.Lock()
+	delete(s.alloc.next, "a:"+lower(db)+"."+lower(table))
+	delete(s.alloc.next, "r:"+lower(db)+"."+lower(table))
+	s.alloc.Unlock()
+}
