@@ -73,10 +73,9 @@ func (cpuDevice) MMSp(m int, a []float64, b CSR, c []float64) {
 			arow := a[i*b.Rows : (i+1)*b.Rows]
 			crow := c[i*b.Cols : (i+1)*b.Cols]
 			clear(crow)
+			// No shortcut for av == 0: a stored Inf or NaN in B must
+			// still poison the row, as it would in a dense product.
 			for k, av := range arow {
-				if av == 0 {
-					continue
-				}
 				for p := b.Indptr[k]; p < b.Indptr[k+1]; p++ {
 					crow[b.Indices[p]] += av * b.Values[p]
 				}
