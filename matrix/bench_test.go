@@ -1,0 +1,29 @@
+package matrix
+
+import (
+	"testing"
+
+	"github.com/sqlearn/sqlearn/gpu"
+)
+
+// BenchmarkSpMM multiplies the shared Matrix Market matrices (CSR) by a
+// dense matrix of 47 columns, the sparse×dense kernel of iterative methods
+// such as PageRank with many start vectors.
+func BenchmarkSpMM(b *testing.B) {
+	for _, file := range []string{"bcsstk13.mtx", "pushpull.mtx"} {
+		b.Run(file+"/"+gpu.BLASName(), func(b *testing.B) {
+			s, err := readMatrixFile(b, file)
+			if err != nil {
+				b.Fatal(err)
+			}
+			x := mustRand(b, s.Cols(), 47, 1, 1)
+			for b.Loop() {
+				if _, err := Mul(s, x); err != nil {
+					b.Fatal(err)
+				}
+			}
+			flops := 2 * float64(len(s.data)) * 47 * float64(b.N)
+			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
