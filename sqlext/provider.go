@@ -19,6 +19,10 @@ type Provider struct {
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.
 	schemas sync.Map // *storage.Schema -> sql.PrimaryKeySchema
+
+	extMu      sync.RWMutex
+	functions  map[string]sql.Function
+	procedures *sql.ExternalStoredProcedureRegistry
 }
 
 var (

@@ -39,6 +39,9 @@ type Config struct {
 	// Replication holds the Raft settings; DataDir and Logger are filled in.
 	Replication replication.Config
 	Logger      *slog.Logger
+	// Extensions, when set, is called once the server exists and returns
+	// the SQL functions and procedures to add.
+	Extensions func(*Server) Extensions
 }
 
 // DefaultConfig returns the defaults of a single-node server.
@@ -94,6 +97,9 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, store: store, node: node, log: cfg.Logger}
 	s.prov = NewProvider(store, node)
+	if cfg.Extensions != nil {
+		s.prov.Extend(cfg.Extensions(s))
+	}
 	s.engine = sqle.New(analyzerFor(s.prov), &sqle.Config{})
 	if err := sql.SystemVariables.AssignValues(map[string]interface{}{"version": Version, "version_comment": "sqlearn"}); err != nil {
 		node.Close()
@@ -146,6 +152,9 @@ func (s *Server) Engine() *sqle.Engine { return s.engine }
 
 // Provider is the database provider.
 func (s *Server) Provider() *Provider { return s.prov }
+
+// Store is the storage the server serves.
+func (s *Server) Store() *storage.Store { return s.store }
 
 // Node is the Raft node.
 func (s *Server) Node() *replication.Node { return s.node }

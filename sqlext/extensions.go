@@ -1,0 +1,62 @@
+package sqlext
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// Extensions are the SQL functions and procedures other packages add to the
+// server (udf registers the MAT_*, vector, LA_* and ML_* entry points).
+type Extensions struct {
+	Functions  []sql.Function
+	Procedures []sql.ExternalStoredProcedureDetails
+}
+
+var (
+	_ sql.FunctionProvider                = (*Provider)(nil)
+	_ sql.ExternalStoredProcedureProvider = (*Provider)(nil)
+)
+
+// Extend adds functions and procedures. Names are case-insensitive; a later
+// registration of the same function name replaces the earlier one.
+func (p *Provider) Extend(ext Extensions) {
+	p.extMu.Lock()
+	defer p.extMu.Unlock()
+	if p.functions == nil {
+		p.functions = make(map[string]sql.Function)
+		r := sql.NewExternalStoredProcedureRegistry()
+		p.procedures = &r
+	}
+	for _, f := range ext.Functions {
+		p.functions[strings.ToLower(f.FunctionName())] = f
+	}
+	for _, d := range ext.Procedures {
+		p.procedures.Register(d)
+	}
+}
+
+func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) {
+	p.extMu.RLock()
+	defer p.extMu.RUnlock()
+	f, ok := p.functions[strings.ToLower(name)]
+	return f, ok
+}
+
+func (p *Provider) ExternalStoredProcedure(ctx *sql.Context, name string, numOfParams int) (*sql.ExternalStoredProcedureDetails, error) {
+	p.extMu.RLock()
+	defer p.extMu.RUnlock()
+	if p.procedures == nil {
+		return nil, nil
+	}
+	return p.procedures.LookupByNameAndParamCount(name, numOfParams)
+}
+
+func (p *Provider) ExternalStoredProcedures(ctx *sql.Context, name string) ([]sql.ExternalStoredProcedureDetails, error) {
+	p.extMu.RLock()
+	defer p.extMu.RUnlock()
+	if p.procedures == nil {
+		return nil, nil
+	}
+	return p.procedures.LookupByName(name)
+}
