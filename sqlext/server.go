@@ -34,6 +34,10 @@ type Config struct {
 	// RootPassword is root's password. When empty, root has none and only
 	// loopback clients may connect.
 	RootPassword string
+	// ImportDir confines server-side file reads (Matrix Market and edge-list
+	// imports, LOAD DATA INFILE), as MySQL's secure_file_priv does. Empty
+	// disables them.
+	ImportDir string
 	// Listener, when set, is used instead of listening on Addr.
 	Listener net.Listener
 	// Replication holds the Raft settings; DataDir and Logger are filled in.
@@ -101,7 +105,8 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		s.prov.Extend(cfg.Extensions(s))
 	}
 	s.engine = sqle.New(analyzerFor(s.prov), &sqle.Config{})
-	if err := sql.SystemVariables.AssignValues(map[string]interface{}{"version": Version, "version_comment": "sqlearn"}); err != nil {
+	if err := sql.SystemVariables.AssignValues(map[string]interface{}{"version": Version, "version_comment": "sqlearn",
+		"secure_file_priv": importDirValue(cfg.ImportDir)}); err != nil {
 		node.Close()
 		return nil, err
 	}
@@ -134,6 +139,19 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	return s, nil
 }
+
+// importDirValue is secure_file_priv's value: the directory, or NULL when
+// file reads are disabled.
+func importDirValue(dir string) any {
+	if dir == "" {
+		return nil
+	}
+	return dir
+}
+
+// ImportDir is the directory server-side file reads are confined to; empty
+// when they are disabled.
+func (s *Server) ImportDir() string { return s.cfg.ImportDir }
 
 // Addr is the address clients connect to.
 func (s *Server) Addr() net.Addr { return s.mysql.Listener.Addr() }

@@ -42,6 +42,7 @@ func run(args []string, stderr io.Writer) error {
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address the MySQL protocol listens on")
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "directory holding the Raft log and snapshots")
 	fs.StringVar(&cfg.RootPassword, "root-password", "", "password of root@localhost; when empty only loopback clients may connect")
+	fs.StringVar(&cfg.ImportDir, "import-dir", "", "directory that server-side file imports may read (like MySQL's secure_file_priv); empty disables them")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err
