@@ -60,6 +60,9 @@ var engineMessages = []struct {
 	{"Column count doesn't match", mysql.ERWrongValueCountOnRow},
 	{"out of range", mysql.ERWarnDataOutOfRange},
 	{"too long for column", mysql.ERDataTooLong},
+	{"is too large for column", mysql.ERDataTooLong},
+	{"number of values does not match number of columns", mysql.ERWrongValueCountOnRow},
+	{"table with name", 1050},
 }
 
 // sqlError is the single point where any error bound for a client becomes a

@@ -120,9 +120,7 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 		}
 	}
 	if tt != nil {
-		for _, id := range tt.liveOrder() {
-			rows = append(rows, t.toSQL(tt.changes[id].row))
-		}
+		rows = append(rows, t.overlayRows(tt)...)
 	}
 	return sql.RowsToRowIter(rows...), nil
 }

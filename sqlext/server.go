@@ -16,6 +16,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/sirupsen/logrus"
 
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/storage"
@@ -38,6 +39,9 @@ type Config struct {
 	// imports, LOAD DATA INFILE), as MySQL's secure_file_priv does. Empty
 	// disables them.
 	ImportDir string
+	// TLSCert and TLSKey name a PEM certificate and key; when both are
+	// empty the server makes its own in DataDir on first start.
+	TLSCert, TLSKey string
 	// Listener, when set, is used instead of listening on Addr.
 	Listener net.Listener
 	// Replication holds the Raft settings; DataDir and Logger are filled in.
@@ -89,6 +93,11 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	// The engine logs through logrus: every connection at info level, which
+	// MySQL servers do not do by default, so it speaks only at debug.
+	if !cfg.Logger.Enabled(ctx, slog.LevelDebug) {
+		logrus.SetLevel(logrus.WarnLevel)
+	}
 	store := storage.New(storage.Options{Compare: compareFactory})
 	rc := cfg.Replication
 	if rc.NodeID == "" {
@@ -114,11 +123,17 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		node.Close()
 		return nil, err
 	}
+	tlsConfig, err := serverTLS(cfg.DataDir, cfg.TLSCert, cfg.TLSKey)
+	if err != nil {
+		node.Close()
+		return nil, err
+	}
 	scfg := server.Config{
-		Protocol: "tcp",
-		Address:  cfg.Addr,
-		Listener: cfg.Listener,
-		Version:  Version,
+		Protocol:  "tcp",
+		Address:   cfg.Addr,
+		Listener:  cfg.Listener,
+		Version:   Version,
+		TLSConfig: tlsConfig,
 	}
 	if scfg.Listener == nil {
 		l, err := net.Listen("tcp", cfg.Addr)

@@ -90,39 +90,47 @@ func (t *Table) toStorage(r sql.Row) (storage.Row, error) {
 	return out, nil
 }
 
-// partition keys: one per storage partition, and one more for the rows the
-// current transaction added.
+// partition is one storage partition, read live.
 type partition []byte
 
 func (p partition) Key() []byte { return p }
 
-const overlayPartition = storage.Partitions
+// overlayPartition holds the rows the transaction had written when the
+// statement began: taken then, so a statement never reads back its own
+// writes (an UPDATE must not update a row twice).
+type overlayPartition struct{ rows []sql.Row }
+
+func (overlayPartition) Key() []byte { return []byte("overlay") }
 
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	parts := make([]sql.Partition, 0, storage.Partitions+1)
-	for i := 0; i <= storage.Partitions; i++ {
+	for i := 0; i < storage.Partitions; i++ {
 		parts = append(parts, partition{byte(i)})
+	}
+	if tt := txFrom(ctx).table(t.info.DB, t.info.Name); tt != nil {
+		parts = append(parts, overlayPartition{rows: t.overlayRows(tt)})
 	}
 	return sql.PartitionsToPartitionIter(parts...), nil
 }
 
+func (t *Table) overlayRows(tt *txTable) []sql.Row {
+	ids := tt.liveOrder()
+	rows := make([]sql.Row, len(ids))
+	for i, id := range ids {
+		rows[i] = t.toSQL(tt.changes[id].row)
+	}
+	return rows
+}
+
 func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
-	if lp, ok := part.(lookupPartition); ok {
-		return t.lookupRows(ctx, lp.lookup)
+	switch p := part.(type) {
+	case lookupPartition:
+		return t.lookupRows(ctx, p.lookup)
+	case overlayPartition:
+		return sql.RowsToRowIter(p.rows...), nil
 	}
 	n := int(part.Key()[0])
 	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
-	if n == overlayPartition {
-		if tt == nil {
-			return sql.RowsToRowIter(), nil
-		}
-		ids := tt.liveOrder()
-		rows := make([]sql.Row, len(ids))
-		for i, id := range ids {
-			rows[i] = t.toSQL(tt.changes[id].row)
-		}
-		return sql.RowsToRowIter(rows...), nil
-	}
 	c, err := t.p.store.Scan(t.info.DB, t.info.Name, n)
 	if err != nil {
 		return nil, translateStorage(err)
@@ -256,7 +264,13 @@ func (s *autoIncSetter) AcquireAutoIncrementLock(ctx *sql.Context) (func(), erro
 
 func (s *autoIncSetter) Close(*sql.Context) error { return nil }
 
+// Truncate empties the table. The engine also routes DELETE without WHERE
+// here; that one must stay a transactional row delete, so it is told apart
+// by the statement text, the only trace the rewrite leaves.
 func (t *Table) Truncate(ctx *sql.Context) (int, error) {
+	if isDelete(ctx.Query()) {
+		return t.deleteAll(ctx)
+	}
 	n := t.info.Rows
 	if err := t.p.propose(ctx, storage.Op{Kind: storage.OpTruncate, DB: t.info.DB, Table: t.info.Name}); err != nil {
 		return 0, err
@@ -274,7 +288,7 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 	}
 	pos := t.position(order)
 	var fill any
-	if column.Default != nil {
+	if column.Default != nil && column.Default.IsLiteral() {
 		v, err := column.Default.Eval(ctx, nil)
 		if err != nil {
 			return err
@@ -292,7 +306,26 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 		}
 		fill = zero
 	}
-	return t.p.propose(ctx, storage.Op{Kind: storage.OpAddColumn, DB: t.info.DB, Table: t.info.Name, Column: &sc, Position: pos, Fill: fill})
+	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpAddColumn, DB: t.info.DB, Table: t.info.Name, Column: &sc, Position: pos, Fill: fill}))
+}
+
+// refreshAfter reloads the table's description after a schema change: the
+// engine keeps using this object for the rest of the ALTER (to fill in
+// expression defaults, for example) and expects it to show the new schema.
+func (t *Table) refreshAfter(ctx *sql.Context, err error) error {
+	if err != nil {
+		return err
+	}
+	info, err := t.p.store.Table(t.info.DB, t.info.Name)
+	if err != nil {
+		return translateStorage(err)
+	}
+	nt, err := t.p.newTable(ctx, info)
+	if err != nil {
+		return err
+	}
+	t.info, t.sch, t.codecs = nt.info, nt.sch, nt.codecs
+	return nil
 }
 
 func (t *Table) position(order *sql.ColumnOrder) int {
@@ -311,7 +344,7 @@ func (t *Table) position(order *sql.ColumnOrder) int {
 }
 
 func (t *Table) DropColumn(ctx *sql.Context, name string) error {
-	return t.p.propose(ctx, storage.Op{Kind: storage.OpDropColumn, DB: t.info.DB, Table: t.info.Name, Name: name})
+	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpDropColumn, DB: t.info.DB, Table: t.info.Name, Name: name}))
 }
 
 func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
@@ -356,8 +389,8 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 		}
 		c.Close()
 	}
-	return t.p.propose(ctx, storage.Op{Kind: storage.OpModifyColumn, DB: t.info.DB, Table: t.info.Name, Name: name,
-		Column: &sc, Position: pos, Rows: rows, Keys: ids})
+	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpModifyColumn, DB: t.info.DB, Table: t.info.Name, Name: name,
+		Column: &sc, Position: pos, Rows: rows, Keys: ids}))
 }
 
 func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
@@ -380,12 +413,12 @@ func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 	if name == "" {
 		name = cols[0]
 	}
-	return t.p.propose(ctx, storage.Op{Kind: storage.OpCreateIndex, DB: t.info.DB, Table: t.info.Name,
-		Index: &storage.IndexDef{Name: name, Columns: cols, Unique: def.IsUnique(), Meta: indexMetaJSON(def.Comment, nil)}})
+	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpCreateIndex, DB: t.info.DB, Table: t.info.Name,
+		Index: &storage.IndexDef{Name: name, Columns: cols, Unique: def.IsUnique(), Meta: indexMetaJSON(def.Comment, nil)}}))
 }
 
 func (t *Table) DropIndex(ctx *sql.Context, name string) error {
-	return t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndex, DB: t.info.DB, Table: t.info.Name, Name: name})
+	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndex, DB: t.info.DB, Table: t.info.Name, Name: name}))
 }
 
 func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
@@ -412,4 +445,50 @@ func (t *Table) expressionString(col int) string {
 func keylessRowID(id string) uint64 {
 	v, _ := binary.Uvarint([]byte(id[1:]))
 	return v
+}
+
+func isDelete(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	for strings.HasPrefix(q, "/*") {
+		end := strings.Index(q, "*/")
+		if end < 0 {
+			return false
+		}
+		q = strings.TrimLeft(q[end+2:], " \t\r\n(")
+	}
+	return len(q) >= 6 && strings.EqualFold(q[:6], "delete")
+}
+
+// deleteAll deletes every row visible to the transaction.
+func (t *Table) deleteAll(ctx *sql.Context) (int, error) {
+	e := t.newEditor(ctx)
+	if e.err != nil {
+		return 0, e.err
+	}
+	n := 0
+	for p := 0; p < storage.Partitions; p++ {
+		c, err := t.p.store.Scan(t.info.DB, t.info.Name, p)
+		if err != nil {
+			return 0, translateStorage(err)
+		}
+		var ids []string
+		for _, id, ok := c.Next(); ok; _, id, ok = c.Next() {
+			if _, touched := e.tt.changes[id]; !touched {
+				ids = append(ids, id)
+			}
+		}
+		c.Close()
+		for _, id := range ids {
+			e.delete(id)
+			n++
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	for _, id := range e.tt.liveOrder() {
+		e.delete(id)
+		n++
+	}
+	return n, nil
 }

@@ -43,7 +43,11 @@ func run(args []string, stderr io.Writer) error {
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "directory holding the Raft log and snapshots")
 	fs.StringVar(&cfg.RootPassword, "root-password", "", "password of root@localhost; when empty only loopback clients may connect")
 	fs.StringVar(&cfg.ImportDir, "import-dir", "", "directory that server-side file imports may read (like MySQL's secure_file_priv); empty disables them")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "PEM certificate for TLS; by default one is generated in the data dir")
+	fs.StringVar(&cfg.TLSKey, "tls-key", "", "PEM private key for --tls-cert")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	snapThreshold := fs.Uint64("raft-snapshot-threshold", 8192, "log entries between snapshots")
+	snapInterval := fs.Duration("raft-snapshot-interval", 30*time.Second, "how often to check whether a snapshot is due")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,6 +58,8 @@ func run(args []string, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	cfg.Logger = log
 	cfg.Replication = replication.DefaultConfig(cfg.DataDir)
+	cfg.Replication.SnapshotThreshold = *snapThreshold
+	cfg.Replication.SnapshotInterval = *snapInterval
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,0 +1,338 @@
+package sqlext_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/sqlearn/sqlearn/sqlext"
+)
+
+// startServer runs a server in-process on a random loopback port over dir.
+func startServer(t *testing.T, dir string) (*sqlext.Server, string) {
+	t.Helper()
+	cfg := sqlext.DefaultConfig()
+	cfg.DataDir = dir
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Listener = l
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv, err := sqlext.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	return srv, l.Addr().String()
+}
+
+func connect(t *testing.T, addr, db string) *sql.DB {
+	t.Helper()
+	c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/%s?parseTime=true&multiStatements=true", addr, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func mustExec(t *testing.T, db interface {
+	Exec(string, ...any) (sql.Result, error)
+}, q string, args ...any) sql.Result {
+	t.Helper()
+	r, err := db.Exec(q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return r
+}
+
+func queryStrings(t *testing.T, db *sql.DB, q string, args ...any) [][]string {
+	t.Helper()
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		row := make([]string, len(cols))
+		for i, v := range vals {
+			if v.Valid {
+				row[i] = v.String
+			} else {
+				row[i] = "NULL"
+			}
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func flat(rows [][]string) string {
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		parts[i] = strings.Join(r, ",")
+	}
+	return strings.Join(parts, ";")
+}
+
+func wantMySQLError(t *testing.T, err error, code uint16, state string) {
+	t.Helper()
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) {
+		t.Fatalf("want MySQL error %d, got %v", code, err)
+	}
+	if me.Number != code || (state != "" && string(me.SQLState[:]) != state) {
+		t.Fatalf("want error %d (%s), got %d (%s): %s", code, state, me.Number, string(me.SQLState[:]), me.Message)
+	}
+}
+
+func TestDDLAndDML(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	defer srv.Close()
+	db := connect(t, addr, "")
+	mustExec(t, db, "CREATE DATABASE shop")
+	db = connect(t, addr, "shop")
+	mustExec(t, db, `CREATE TABLE items (
+		id INT PRIMARY KEY AUTO_INCREMENT,
+		sku VARCHAR(16) NOT NULL,
+		price DECIMAL(10,2),
+		qty INT DEFAULT 0,
+		UNIQUE KEY sku_u (sku),
+		KEY price_i (price))`)
+	mustExec(t, db, "INSERT INTO items (sku, price, qty) VALUES ('a', 1.50, 3), ('b', 2.25, 4), ('c', NULL, 5)")
+	if got := flat(queryStrings(t, db, "SELECT id, sku, price, qty FROM items ORDER BY id")); got != "1,a,1.50,3;2,b,2.25,4;3,c,NULL,5" {
+		t.Fatalf("select: %s", got)
+	}
+	// Point and range lookups through the indexes.
+	if got := flat(queryStrings(t, db, "SELECT sku FROM items WHERE id = 2")); got != "b" {
+		t.Fatalf("pk lookup: %s", got)
+	}
+	if got := flat(queryStrings(t, db, "SELECT sku FROM items WHERE price > 1.5 ORDER BY sku")); got != "b" {
+		t.Fatalf("range lookup: %s", got)
+	}
+	if got := flat(queryStrings(t, db, "SELECT sku FROM items WHERE price IS NULL")); got != "c" {
+		t.Fatalf("null lookup: %s", got)
+	}
+	// Duplicate keys: 1062 with SQLSTATE 23000, and the whole statement has no effect.
+	_, err := db.Exec("INSERT INTO items (id, sku) VALUES (10, 'x'), (1, 'y')")
+	wantMySQLError(t, err, 1062, "23000")
+	_, err = db.Exec("INSERT INTO items (sku) VALUES ('a')")
+	wantMySQLError(t, err, 1062, "23000")
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM items")); got != "3" {
+		t.Fatalf("failed insert left rows: %s", got)
+	}
+	mustExec(t, db, "INSERT IGNORE INTO items (id, sku) VALUES (1, 'dup'), (4, 'd')")
+	mustExec(t, db, "INSERT INTO items (id, sku, qty) VALUES (2, 'b', 1) ON DUPLICATE KEY UPDATE qty = qty + VALUES(qty)")
+	mustExec(t, db, "REPLACE INTO items (id, sku, qty) VALUES (3, 'c2', 9)")
+	if got := flat(queryStrings(t, db, "SELECT id, sku, qty FROM items ORDER BY id")); got != "1,a,3;2,b,5;3,c2,9;4,d,0" {
+		t.Fatalf("ignore/odku/replace: %s", got)
+	}
+	mustExec(t, db, "UPDATE items SET qty = qty * 2 WHERE qty > 4")
+	mustExec(t, db, "UPDATE items SET id = 40 WHERE id = 4")
+	mustExec(t, db, "DELETE FROM items WHERE sku = 'a'")
+	if got := flat(queryStrings(t, db, "SELECT id, sku, qty FROM items ORDER BY id")); got != "2,b,10;3,c2,18;40,d,0" {
+		t.Fatalf("update/delete: %s", got)
+	}
+	_, err = db.Exec("UPDATE items SET sku = 'b' WHERE id = 3")
+	wantMySQLError(t, err, 1062, "23000")
+	// Auto-increment continues after the explicit 40.
+	mustExec(t, db, "INSERT INTO items (sku) VALUES ('e')")
+	if got := flat(queryStrings(t, db, "SELECT id FROM items WHERE sku = 'e'")); got != "41" {
+		t.Fatalf("auto-increment: %s", got)
+	}
+	// ALTER TABLE.
+	mustExec(t, db, "ALTER TABLE items ADD COLUMN note VARCHAR(20) DEFAULT 'none' AFTER sku")
+	mustExec(t, db, "ALTER TABLE items ADD INDEX qty_i (qty)")
+	if got := flat(queryStrings(t, db, "SELECT id, note FROM items WHERE qty = 10")); got != "2,none" {
+		t.Fatalf("add column/index: %s", got)
+	}
+	mustExec(t, db, "ALTER TABLE items DROP INDEX qty_i")
+	mustExec(t, db, "ALTER TABLE items DROP COLUMN note")
+	mustExec(t, db, "ALTER TABLE items MODIFY COLUMN qty BIGINT")
+	mustExec(t, db, "RENAME TABLE items TO goods")
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*), SUM(qty) FROM goods")); got != "4,28" {
+		t.Fatalf("after alter/rename: %s", got)
+	}
+	mustExec(t, db, "TRUNCATE TABLE goods")
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM goods")); got != "0" {
+		t.Fatalf("truncate: %s", got)
+	}
+	// Keyless tables keep duplicates and delete one copy at a time.
+	mustExec(t, db, "CREATE TABLE bag (v INT)")
+	mustExec(t, db, "INSERT INTO bag VALUES (1), (1), (2)")
+	mustExec(t, db, "DELETE FROM bag WHERE v = 1 LIMIT 1")
+	if got := flat(queryStrings(t, db, "SELECT v FROM bag ORDER BY v")); got != "1;2" {
+		t.Fatalf("keyless: %s", got)
+	}
+	// Views persist in the database.
+	mustExec(t, db, "CREATE VIEW twos AS SELECT v FROM bag WHERE v = 2")
+	if got := flat(queryStrings(t, db, "SELECT * FROM twos")); got != "2" {
+		t.Fatalf("view: %s", got)
+	}
+	mustExec(t, db, "DROP TABLE bag")
+	mustExec(t, db, "DROP DATABASE shop")
+	_, err = db.Exec("SELECT * FROM shop.goods")
+	wantMySQLError(t, err, 1049, "")
+}
+
+func TestTypesRoundTrip(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	defer srv.Close()
+	db := connect(t, addr, "")
+	mustExec(t, db, "CREATE DATABASE ty")
+	db = connect(t, addr, "ty")
+	mustExec(t, db, `CREATE TABLE t (
+		id BIGINT PRIMARY KEY, i8 TINYINT, u8 TINYINT UNSIGNED, i16 SMALLINT, i24 MEDIUMINT, i32 INT,
+		u64 BIGINT UNSIGNED, f FLOAT, d DOUBLE, dc DECIMAL(30,10), c CHAR(4), vc VARCHAR(100),
+		tx TEXT, bin BINARY(3), vb VARBINARY(10), bl LONGBLOB, dt DATE, dtm DATETIME(6), ts TIMESTAMP,
+		j JSON, e ENUM('x','y'), s SET('p','q'), yr YEAR, tm TIME, b BIT(8))`)
+	big := strings.Repeat("\x00\xffblob", 200000)
+	stmt, err := db.Prepare("INSERT INTO t VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	_, err = stmt.Exec(1, -128, 255, -32768, -8388608, -2147483648, uint64(18446744073709551615), 1.5, 2.25e300,
+		"12345678901234567890.0123456789", "abcd", "héllo wörld", strings.Repeat("t", 5000), []byte{0, 1, 2},
+		[]byte{9, 0, 9}, []byte(big), "2024-02-29", "2024-02-29 13:14:15.123456", "2024-02-29 13:14:15",
+		`{"a": [1, 2, {"b": null}]}`, "y", "p,q", 2024, "-838:59:59", 255)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, "INSERT INTO t (id) VALUES (2)")
+	got := queryStrings(t, db, "SELECT * FROM t ORDER BY id")
+	want := []string{"1", "-128", "255", "-32768", "-8388608", "-2147483648", "18446744073709551615", "1.5", "2.25e+300",
+		"12345678901234567890.0123456789", "abcd", "héllo wörld", strings.Repeat("t", 5000), "\x00\x01\x02",
+		"\x09\x00\x09", big, "2024-02-29T00:00:00Z", "2024-02-29T13:14:15.123456Z", "2024-02-29T13:14:15Z",
+		`{"a": [1, 2, {"b": null}]}`, "y", "p,q", "2024", "-838:59:59", "\xff"}
+	for i, w := range want {
+		if got[0][i] != w {
+			g := got[0][i]
+			if len(g) > 60 {
+				g = g[:60] + "..."
+			}
+			t.Errorf("column %d: got %q", i, g)
+		}
+	}
+	for i, v := range got[1][1:] {
+		if v != "NULL" {
+			t.Errorf("column %d of the NULL row: got %q", i+1, v)
+		}
+	}
+}
+
+func TestTransactionsIsolateAndRollBack(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	defer srv.Close()
+	db := connect(t, addr, "")
+	mustExec(t, db, "CREATE DATABASE bank")
+	a := connect(t, addr, "bank")
+	a.SetMaxOpenConns(1)
+	b := connect(t, addr, "bank")
+	b.SetMaxOpenConns(1)
+	mustExec(t, a, "CREATE TABLE acct (id INT PRIMARY KEY, bal INT)")
+	mustExec(t, a, "INSERT INTO acct VALUES (1, 100), (2, 100)")
+	ctx := context.Background()
+	ta, err := a.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, ta, "UPDATE acct SET bal = bal - 30 WHERE id = 1")
+	mustExec(t, ta, "UPDATE acct SET bal = bal + 30 WHERE id = 2")
+	mustExec(t, ta, "INSERT INTO acct VALUES (3, 0)")
+	// The transaction sees its own writes; others see only committed data.
+	var n int
+	if err := ta.QueryRow("SELECT bal FROM acct WHERE id = 1").Scan(&n); err != nil || n != 70 {
+		t.Fatalf("own write: %d %v", n, err)
+	}
+	if got := flat(queryStrings(t, b, "SELECT id, bal FROM acct ORDER BY id")); got != "1,100;2,100" {
+		t.Fatalf("uncommitted data visible: %s", got)
+	}
+	if err := ta.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := flat(queryStrings(t, b, "SELECT id, bal FROM acct ORDER BY id")); got != "1,70;2,130;3,0" {
+		t.Fatalf("after commit: %s", got)
+	}
+	tb, _ := b.BeginTx(ctx, nil)
+	mustExec(t, tb, "DELETE FROM acct")
+	mustExec(t, tb, "SAVEPOINT s1")
+	mustExec(t, tb, "INSERT INTO acct VALUES (9, 9)")
+	mustExec(t, tb, "ROLLBACK TO SAVEPOINT s1")
+	if err := tb.QueryRow("SELECT COUNT(*) FROM acct").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("savepoint: %d %v", n, err)
+	}
+	if err := tb.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if got := flat(queryStrings(t, a, "SELECT SUM(bal) FROM acct")); got != "200" {
+		t.Fatalf("after rollback: %s", got)
+	}
+	// A conflicting insert committed by another session fails this commit.
+	tc, _ := a.BeginTx(ctx, nil)
+	mustExec(t, tc, "INSERT INTO acct VALUES (5, 1)")
+	mustExec(t, b, "INSERT INTO acct VALUES (5, 2)")
+	err = tc.Commit()
+	wantMySQLError(t, err, 1062, "23000")
+	if got := flat(queryStrings(t, a, "SELECT bal FROM acct WHERE id = 5")); got != "2" {
+		t.Fatalf("conflict: %s", got)
+	}
+}
+
+func TestBadInputGetsMySQLErrors(t *testing.T) {
+	srv, addr := startServer(t, t.TempDir())
+	defer srv.Close()
+	db := connect(t, addr, "")
+	mustExec(t, db, "CREATE DATABASE e")
+	db = connect(t, addr, "e")
+	mustExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(3) NOT NULL, n TINYINT)")
+	cases := []struct {
+		q     string
+		code  uint16
+		state string
+	}{
+		{"SELEKT 1", 1064, "42000"},
+		{"SELECT * FROM nope", 1146, "42S02"},
+		{"SELECT nope FROM t", 1054, "42S22"},
+		{"USE nodb", 1049, "42000"},
+		{"INSERT INTO t VALUES (1, NULL, 1)", 1048, "23000"},
+		{"INSERT INTO t VALUES (1, 'abcdef', 1)", 1406, "22001"},
+		{"INSERT INTO t VALUES (1, 'a', 1000)", 1264, "22003"},
+		{"INSERT INTO t VALUES (1, 'a')", 1136, "21S01"},
+		{"CREATE TABLE t (x INT)", 1050, "42S01"},
+		{"CREATE DATABASE e", 1007, ""},
+	}
+	for _, c := range cases {
+		_, err := db.Exec(c.q)
+		t.Run(c.q, func(t *testing.T) { wantMySQLError(t, err, c.code, c.state) })
+	}
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM t")); got != "0" {
+		t.Fatalf("failed statements left rows: %s", got)
+	}
+}
