@@ -1,0 +1,63 @@
+# sqlearn build, run and test entry points.
+#
+#   make run    build and start the server on ./sqlearn-data (127.0.0.1:3306)
+#   make test   install what the tests need, then run every test
+#
+# OpenBLAS is used for matrix kernels when libopenblas is installed
+# (`make deps` installs it); otherwise the pure-Go kernels are built.
+
+GO        ?= go
+DATA_DIR  ?= ./sqlearn-data
+ADDR      ?= 127.0.0.1:3306
+DATASETS  ?= $(abspath ../shared/datasets)
+
+OPENBLAS  := $(firstword $(wildcard /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so))
+ifneq ($(OPENBLAS),)
+TAGS      := openblas
+export CGO_LDFLAGS := -lopenblas
+endif
+
+# Debian packages the tests use: real clients and the reference
+# implementations results are compared against.
+TEST_PACKAGES := mariadb-client python3-pymysql libopenblas-dev python3-numpy \
+	python3-scipy python3-sklearn python3-networkx
+
+.PHONY: run build deps test test-race vet bench clean
+
+build:
+	$(GO) build -tags '$(TAGS)' -o bin/sqlearn ./cmd/sqlearn
+
+run: build
+	./bin/sqlearn serve --addr $(ADDR) --data-dir $(DATA_DIR) --import-dir $(DATASETS)
+
+# deps installs missing Debian packages (needs root, as on CI).
+deps:
+	@missing=""; for p in $(TEST_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+vet:
+	$(GO) vet -tags '$(TAGS)' ./...
+
+# test re-runs make so the OpenBLAS detection sees packages deps installed.
+test: deps
+	$(MAKE) --no-print-directory vet test-all test-race
+
+.PHONY: test-all
+test-all:
+	SQLEARN_TAGS='$(TAGS)' SQLEARN_DATASETS=$(DATASETS) $(GO) test -tags '$(TAGS)' -count=1 -timeout 30m ./...
+
+# The packages with concurrency run again under the race detector.
+test-race:
+	SQLEARN_DATASETS=$(DATASETS) $(GO) test -race -count=1 -timeout 30m ./storage ./replication ./sqlext
+
+bench:
+	bench/sysbench.sh
+
+clean:
+	rm -rf bin

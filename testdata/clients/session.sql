@@ -1,0 +1,38 @@
+-- A session of DDL, DML, transactions and queries run through the mariadb
+-- command-line client; its output must match session.sql.out.
+CREATE DATABASE cli;
+USE cli;
+CREATE TABLE users (
+  id INT PRIMARY KEY AUTO_INCREMENT,
+  email VARCHAR(64) NOT NULL,
+  score DOUBLE DEFAULT 0,
+  joined DATE,
+  UNIQUE KEY email_u (email)
+);
+INSERT INTO users (email, score, joined) VALUES
+  ('ann@example.org', 3.5, '2024-01-02'),
+  ('bob@example.org', 1.25, '2024-02-03'),
+  ('cy@example.org', NULL, NULL);
+SELECT id, email, score, joined FROM users ORDER BY id;
+UPDATE users SET score = score * 2 WHERE score IS NOT NULL;
+SELECT email, score FROM users WHERE id = 2;
+BEGIN;
+DELETE FROM users WHERE email LIKE 'cy%';
+INSERT INTO users (email) VALUES ('dee@example.org');
+SELECT COUNT(*) AS in_tx FROM users;
+ROLLBACK;
+SELECT COUNT(*) AS after_rollback FROM users;
+START TRANSACTION;
+INSERT INTO users (email, score) VALUES ('eve@example.org', 9);
+COMMIT;
+SELECT email, score FROM users WHERE score > 5 ORDER BY score DESC;
+CREATE TABLE orders (id INT PRIMARY KEY, user_id INT, amount DECIMAL(8,2), KEY user_i (user_id));
+INSERT INTO orders VALUES (1, 1, 10.50), (2, 1, 4.25), (3, 2, 99.99), (4, 5, 1.00);
+SELECT u.email, COUNT(o.id) AS n, SUM(o.amount) AS total
+  FROM users u LEFT JOIN orders o ON o.user_id = u.id
+  GROUP BY u.email ORDER BY u.email;
+ALTER TABLE users ADD COLUMN tier VARCHAR(8) DEFAULT 'basic';
+SELECT email, tier FROM users ORDER BY id LIMIT 2;
+SHOW TABLES;
+DROP TABLE orders;
+SHOW TABLES;
