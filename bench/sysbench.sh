@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Compare sqlearn with MariaDB under sysbench on this machine, in one run.
+#
+#   bench/sysbench.sh [seconds-per-test] [threads] [repeats]
+#
+# Starts sqlearn (durable: every commit fsynced through the Raft log) and a
+# MariaDB server with its default durable settings
+# (innodb_flush_log_at_trx_commit=1), both on loopback ports in a temporary
+# directory, runs oltp_point_select, oltp_insert and oltp_read_only against
+# each for the same duration and thread count, and prints the median QPS of
+# the repeats and the sqlearn/MariaDB ratio.
+set -euo pipefail
+
+SECS=${1:-20}
+THREADS=${2:-4}
+REPEATS=${3:-3}
+TABLE_SIZE=${TABLE_SIZE:-10000}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d)
+SQLEARN_PORT=${SQLEARN_PORT:-13306}
+MARIADB_PORT=${MARIADB_PORT:-13307}
+
+need() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+		echo "installing $p" >&2
+		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$p" >/dev/null
+	done
+}
+need sysbench mariadb-server mariadb-client
+
+cleanup() {
+	[ -n "${SQLEARN_PID:-}" ] && kill "$SQLEARN_PID" 2>/dev/null || true
+	[ -n "${MARIADB_PID:-}" ] && kill "$MARIADB_PID" 2>/dev/null || true
+	wait 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+wait_port() {
+	for _ in $(seq 1 300); do
+		mariadb -h 127.0.0.1 -P "$1" -u root -e 'SELECT 1' >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	echo "server on port $1 did not come up" >&2
+	exit 1
+}
+
+(cd "$ROOT" && make -s build)
+"$ROOT/bin/sqlearn" serve --addr 127.0.0.1:$SQLEARN_PORT --data-dir "$WORK/sqlearn" --log-level warn 2>"$WORK/sqlearn.log" &
+SQLEARN_PID=$!
+
+mariadb-install-db --no-defaults --datadir="$WORK/mariadb" --user="$(id -un)" --auth-root-authentication-method=normal >/dev/null 2>&1
+mariadbd --no-defaults --datadir="$WORK/mariadb" --port=$MARIADB_PORT --bind-address=127.0.0.1 \
+	--socket="$WORK/mariadb.sock" --user="$(id -un)" --skip-name-resolve 2>"$WORK/mariadb.log" &
+MARIADB_PID=$!
+wait_port $SQLEARN_PORT
+wait_port $MARIADB_PORT
+mariadb -h 127.0.0.1 -P $MARIADB_PORT -u root -e "SELECT @@innodb_flush_log_at_trx_commit AS flush_at_commit, @@version" >&2
+
+sb() { # server-port test action
+	sysbench "$2" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=root \
+		--mysql-db=sbtest --tables=1 --table-size="$TABLE_SIZE" --threads="$THREADS" --time="$SECS" \
+		--report-interval=0 "$3"
+}
+
+qps() { sed -n 's/.*queries: .*(\([0-9.]*\) per sec.).*/\1/p'; }
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+declare -A RESULT
+for name in sqlearn mariadb; do
+	port=$SQLEARN_PORT
+	[ $name = mariadb ] && port=$MARIADB_PORT
+	mariadb -h 127.0.0.1 -P $port -u root -e "DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest"
+	sb $port oltp_point_select prepare >/dev/null
+	for test in oltp_point_select oltp_read_only oltp_insert; do
+		runs=""
+		for _ in $(seq 1 "$REPEATS"); do
+			runs+="$(sb $port $test run | qps)"$'\n'
+		done
+		RESULT[$name,$test]=$(printf '%s' "$runs" | median)
+		echo "$name $test runs: $(printf '%s' "$runs" | tr '\n' ' ')" >&2
+	done
+done
+
+printf '\nsysbench %s s per run, %s threads, table size %s, median of %s runs (QPS)\n' "$SECS" "$THREADS" "$TABLE_SIZE" "$REPEATS"
+printf '%-20s %12s %12s %8s\n' test sqlearn mariadb ratio
+for test in oltp_point_select oltp_insert oltp_read_only; do
+	s=${RESULT[sqlearn,$test]}; m=${RESULT[mariadb,$test]}
+	printf '%-20s %12.1f %12.1f %8.3f\n' "$test" "$s" "$m" "$(echo "$s / $m" | bc -l)"
+done

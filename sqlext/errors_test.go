@@ -1,0 +1,56 @@
+package sqlext
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// panicky is a wire handler whose every query panics.
+type panicky struct{ mysql.Handler }
+
+func (panicky) ComQuery(context.Context, *mysql.Conn, string, mysql.ResultSpoolFn) error {
+	panic("boom")
+}
+
+func TestPanicBecomesAnError(t *testing.T) {
+	var logged strings.Builder
+	h := &errorHandler{Handler: panicky{}, log: slog.New(slog.NewTextHandler(&logged, nil))}
+	err := h.ComQuery(context.Background(), nil, "SELECT 1", nil)
+	var se *mysql.SQLError
+	if !errors.As(err, &se) || se.Num != mysql.ERUnknownError || !strings.Contains(se.Message, "internal error: boom") {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.Contains(logged.String(), "panic while serving a command") {
+		t.Fatalf("panic not logged: %s", logged.String())
+	}
+}
+
+func TestErrorCodes(t *testing.T) {
+	cases := []struct {
+		err   error
+		code  int
+		state string
+	}{
+		{translate(&storage.DuplicateError{Index: "PRIMARY", Key: "1"}), mysql.ERDupEntry, "23000"},
+		{translate(storage.ErrConflict), mysql.ERLockDeadlock, "40001"},
+		{sql.ErrTableNotFound.New("t"), mysql.ERNoSuchTable, "42S02"},
+		{sql.ErrDatabaseNotFound.New("d"), mysql.ERBadDb, "42000"},
+		{errors.New("syntax error at position 3 near 'x'"), mysql.ERParseError, "42000"},
+		{io.ErrUnexpectedEOF, mysql.ERUnknownError, "HY000"},
+	}
+	for _, c := range cases {
+		var se *mysql.SQLError
+		if !errors.As(sqlError(c.err), &se) || se.Num != c.code || se.State != c.state {
+			t.Errorf("%v: got %v (%s)", c.err, se, se.State)
+		}
+	}
+}
