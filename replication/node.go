@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -21,8 +22,13 @@ import (
 // Errors returned by a Node.
 var (
 	ErrNotLeader = errors.New("replication: this node is not the leader")
-	ErrClosed    = errors.New("replication: node is closed")
-	ErrTimeout   = errors.New("replication: timed out waiting for the log")
+	ErrNoLeader  = errors.New("replication: no leader is available; retry")
+	// ErrUnknownOutcome means a write reached the leader but leadership was
+	// lost before it was known whether the write committed.
+	ErrUnknownOutcome = errors.New("replication: leadership changed before the write was known to commit")
+	ErrClosed         = errors.New("replication: node is closed")
+	ErrTimeout        = errors.New("replication: timed out waiting for the log")
+	ErrNotClustered   = errors.New("replication: this node runs without a network transport")
 )
 
 // StateMachine is what the log drives. Apply must be deterministic; its
@@ -43,20 +49,31 @@ type Snapshot interface {
 type Config struct {
 	// DataDir holds raft.db (log and stable store) and snapshots/.
 	DataDir string
-	// NodeID names this node in the cluster.
+	// NodeID names this node in the cluster; it must not change.
 	NodeID string
-	// RaftAddr is the address Raft listens on; empty means a single node
-	// with no network transport.
+	// RaftAddr is where Raft and the cluster service listen; empty means a
+	// single node with no network transport.
 	RaftAddr string
+	// AdvertiseAddr is the address other nodes reach this one at; RaftAddr
+	// when empty.
+	AdvertiseAddr string
+	// Join lists members of an existing cluster to join through. A node
+	// without state and without Join starts a new one-voter cluster.
+	Join []string
+	// NonVoter joins as a non-voting member.
+	NonVoter bool
 	// SnapshotThreshold is how many log entries trigger a snapshot.
 	SnapshotThreshold uint64
 	// SnapshotInterval is how often Raft checks whether to snapshot.
 	SnapshotInterval time.Duration
-	// TrailingLogs is how many entries are kept after a snapshot.
+	// TrailingLogs is how many entries are kept after a snapshot, so a
+	// lagging follower can catch up from the log rather than a snapshot.
 	TrailingLogs uint64
-	// ApplyTimeout bounds how long a proposal waits to be enqueued.
+	// ApplyTimeout bounds how long a write may wait for the log.
 	ApplyTimeout time.Duration
-	Logger       *slog.Logger
+	// Errors carries state-machine errors from the leader to followers.
+	Errors ErrorCodec
+	Logger *slog.Logger
 }
 
 // DefaultConfig returns the single-node defaults.
@@ -72,6 +89,34 @@ func DefaultConfig(dataDir string) Config {
 	}
 }
 
+// ReadLevel is how fresh a read must be.
+type ReadLevel int
+
+const (
+	// ReadNone reads local state as it is.
+	ReadNone ReadLevel = iota
+	// ReadWeak reads state at least as fresh as the leader's when the read
+	// began, by the leader's own judgement that it still leads.
+	ReadWeak
+	// ReadLinearizable reads state that includes every write acknowledged
+	// before the read began: the leader confirms its leadership with a
+	// quorum and the reader waits until that commit index is applied.
+	ReadLinearizable
+)
+
+// ParseReadLevel parses none, weak or linearizable.
+func ParseReadLevel(s string) (ReadLevel, error) {
+	switch strings.ToLower(s) {
+	case "none":
+		return ReadNone, nil
+	case "weak":
+		return ReadWeak, nil
+	case "linearizable":
+		return ReadLinearizable, nil
+	}
+	return 0, fmt.Errorf("replication: unknown read consistency %q (none, weak or linearizable)", s)
+}
+
 // Node is one member of the Raft group.
 type Node struct {
 	cfg       Config
@@ -79,20 +124,40 @@ type Node struct {
 	store     *raftboltdb.BoltStore
 	transport raft.Transport
 	closer    io.Closer
+	mux       *mux
+	peers     peers
+	errs      ErrorCodec
 	log       *slog.Logger
+	self      string
+
+	// termBarrier is the term in which this leader last pushed a read
+	// barrier through the log: the first linearizable read of a term must,
+	// so that the commit index it reads covers every earlier term.
+	termBarrier struct {
+		sync.Mutex
+		term uint64
+	}
 }
 
-// Open starts the node, bootstrapping a one-voter group on first start, and
-// returns once it leads and has applied the whole log (single node) or has
-// joined the group.
+// Open starts the node. A node with no state and no Join list bootstraps a
+// one-voter group; with a Join list it joins through one of the members
+// (on every start, so the same command line serves first start, restart and
+// scale-up). Open returns once a leader is known and this node has caught
+// up with it.
 func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.ApplyTimeout == 0 {
+		cfg.ApplyTimeout = 10 * time.Second
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, err
 	}
-	n := &Node{cfg: cfg, log: cfg.Logger}
+	n := &Node{cfg: cfg, log: cfg.Logger, errs: cfg.Errors}
+	if n.errs == nil {
+		n.errs = plainErrors{}
+	}
 	rc := raft.DefaultConfig()
 	rc.LocalID = raft.ServerID(cfg.NodeID)
 	rc.SnapshotThreshold = cfg.SnapshotThreshold
@@ -122,21 +187,26 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 		store.Close()
 		return nil, fmt.Errorf("replication: open snapshot store: %w", err)
 	}
-	var addr raft.ServerAddress
 	if cfg.RaftAddr == "" {
+		var addr raft.ServerAddress
 		addr, n.transport = raft.NewInmemTransport(raft.ServerAddress(cfg.NodeID))
+		n.self = string(addr)
 	} else {
-		tcpAddr, err := net.ResolveTCPAddr("tcp", cfg.RaftAddr)
+		ln, err := net.Listen("tcp", cfg.RaftAddr)
 		if err != nil {
 			store.Close()
-			return nil, err
+			return nil, fmt.Errorf("replication: listen on %s: %w", cfg.RaftAddr, err)
 		}
-		tr, err := raft.NewTCPTransportWithLogger(cfg.RaftAddr, tcpAddr, 3, 10*time.Second, rc.Logger)
-		if err != nil {
-			store.Close()
-			return nil, err
+		n.self = cfg.AdvertiseAddr
+		if n.self == "" {
+			n.self = ln.Addr().String()
 		}
-		addr, n.transport, n.closer = tr.LocalAddr(), tr, tr
+		n.mux = newMux(ln, n.self)
+		tr := raft.NewNetworkTransportWithConfig(&raft.NetworkTransportConfig{
+			Stream: raftLayer{m: n.mux}, MaxPool: 3, Timeout: 10 * time.Second, Logger: rc.Logger,
+		})
+		n.transport, n.closer = tr, tr
+		go n.serveCluster()
 	}
 	existing, err := raft.HasExistingState(logs, store, snaps)
 	if err != nil {
@@ -149,12 +219,29 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 		return nil, fmt.Errorf("replication: start raft: %w", err)
 	}
 	n.raft = r
-	if !existing {
-		f := r.BootstrapCluster(raft.Configuration{Servers: []raft.Server{{ID: rc.LocalID, Address: addr}}})
+	switch {
+	case !existing && len(cfg.Join) == 0:
+		f := r.BootstrapCluster(raft.Configuration{Servers: []raft.Server{{ID: rc.LocalID, Address: raft.ServerAddress(n.self)}}})
 		if err := f.Error(); err != nil && !errors.Is(err, raft.ErrCantBootstrap) {
 			n.Close()
 			return nil, fmt.Errorf("replication: bootstrap: %w", err)
 		}
+	case !existing:
+		if err := n.join(ctx); err != nil {
+			n.Close()
+			return nil, err
+		}
+	case len(cfg.Join) > 0:
+		// A restarting member is already in the configuration; joining
+		// again only matters if its address changed, and must not hold up
+		// the start when the members named are down.
+		go func() {
+			jctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := n.join(jctx); err != nil {
+				n.log.Warn("rejoin failed", "err", err)
+			}
+		}()
 	}
 	if err := n.waitReady(ctx); err != nil {
 		n.Close()
@@ -163,48 +250,245 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 	return n, nil
 }
 
-// waitReady waits for leadership and then for every earlier entry to apply.
-func (n *Node) waitReady(ctx context.Context) error {
-	t := time.NewTicker(20 * time.Millisecond)
-	defer t.Stop()
-	for n.raft.State() != raft.Leader {
+// join asks the members named in Join, in turn and until ctx ends, to add
+// this node, following redirects to the leader.
+func (n *Node) join(ctx context.Context) error {
+	voter := byte(1)
+	if n.cfg.NonVoter {
+		voter = 0
+	}
+	req := append(append(encodeString(n.cfg.NodeID), encodeString(n.self)...), voter)
+	var last error
+	for {
+		for _, addr := range n.cfg.Join {
+			target := addr
+			for hop := 0; hop < 3; hop++ {
+				status, reply, err := n.peers.call(target, opJoin, req, 5*time.Second)
+				switch {
+				case err != nil:
+					last = err
+				case status == statusOK:
+					n.log.Info("joined the cluster", "via", target, "node_id", n.cfg.NodeID)
+					return nil
+				case status == statusNotLeader && len(reply) > 0:
+					target = string(reply)
+					continue
+				default:
+					last = errors.New(string(reply))
+				}
+				break
+			}
+		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("replication: waiting for leadership: %w", ctx.Err())
-		case <-t.C:
+			return fmt.Errorf("replication: could not join through %v: %v", n.cfg.Join, last)
+		case <-time.After(500 * time.Millisecond):
 		}
 	}
-	return n.raft.Barrier(0).Error()
+}
+
+// waitReady waits until a leader is known and this node has applied the log
+// up to the leader's commit index.
+func (n *Node) waitReady(ctx context.Context) error {
+	for {
+		if err := n.ReadBarrier(ctx, ReadWeak); err == nil {
+			return nil
+		} else if ctx.Err() != nil {
+			return fmt.Errorf("replication: waiting for a leader: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("replication: waiting for a leader: %w", ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 func (n *Node) closeStores() {
 	if n.closer != nil {
 		n.closer.Close()
 	}
+	if n.mux != nil {
+		n.mux.close()
+	}
+	n.peers.closeAll()
 	n.store.Close()
 }
 
+// leaderWait bounds how long a write or read waits for an election.
+const leaderWait = 3 * time.Second
+
 // Propose appends a command to the log and waits until it is committed
-// (fsynced on a quorum) and applied. The error is the state machine's.
+// (fsynced on a quorum) and applied on this node. On a follower it is
+// forwarded to the leader. The error is the state machine's.
 func (n *Node) Propose(ctx context.Context, cmd []byte) error {
-	timeout := n.cfg.ApplyTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(dl))
+	deadline := time.Now().Add(n.cfg.ApplyTimeout)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
 	}
+	noLeaderSince := time.Time{}
+	for {
+		if n.raft.State() == raft.Shutdown {
+			return ErrClosed
+		}
+		if n.raft.State() == raft.Leader {
+			_, applyErr, err := n.applyLocal(cmd, time.Until(deadline))
+			if !errors.Is(err, ErrNotLeader) {
+				if err != nil {
+					return err
+				}
+				return applyErr
+			}
+		} else if addr, _ := n.raft.LeaderWithID(); addr != "" {
+			noLeaderSince = time.Time{}
+			status, reply, err := n.peers.call(string(addr), opApply, cmd, time.Until(deadline))
+			switch {
+			case err != nil:
+				return fmt.Errorf("%w: forwarding to the leader at %s: %v", ErrUnknownOutcome, addr, err)
+			case status == statusOK:
+				d := payloadReader{b: reply}
+				idx := d.uvarint()
+				failed := d.byte() == 1
+				if d.err != nil {
+					return d.err
+				}
+				var applyErr error
+				if failed {
+					applyErr = n.errs.DecodeError(d.b)
+				}
+				// Wait for the write locally so this node's next read sees it.
+				if err := n.waitApplied(ctx, idx, time.Until(deadline)); err != nil {
+					return err
+				}
+				return applyErr
+			case status == statusNotLeader:
+				// Leadership moved before the leader took the write; retry.
+			default:
+				return fmt.Errorf("replication: leader at %s: %s", addr, reply)
+			}
+		} else if noLeaderSince.IsZero() {
+			noLeaderSince = time.Now()
+		} else if time.Since(noLeaderSince) > leaderWait {
+			return ErrNoLeader
+		}
+		if time.Now().After(deadline) {
+			return ErrTimeout
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
+// applyLocal appends a command on the leader. err is about the log; applyErr
+// is the state machine's verdict.
+func (n *Node) applyLocal(cmd []byte, timeout time.Duration) (idx uint64, applyErr, err error) {
 	f := n.raft.Apply(cmd, timeout)
 	if err := f.Error(); err != nil {
 		switch {
-		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrLeadershipLost):
-			return fmt.Errorf("%w: %v", ErrNotLeader, err)
+		case errors.Is(err, raft.ErrNotLeader):
+			return 0, nil, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		case errors.Is(err, raft.ErrLeadershipLost):
+			return 0, nil, ErrUnknownOutcome
 		case errors.Is(err, raft.ErrRaftShutdown):
-			return ErrClosed
+			return 0, nil, ErrClosed
 		case errors.Is(err, raft.ErrEnqueueTimeout):
+			return 0, nil, ErrTimeout
+		}
+		return 0, nil, fmt.Errorf("replication: %w", err)
+	}
+	applyErr, _ = f.Response().(error)
+	return f.Index(), applyErr, nil
+}
+
+// leaderReadIndex is the index a read must see applied, computed by the
+// leader; linearizable reads first confirm leadership with a quorum.
+func (n *Node) leaderReadIndex(linearizable bool) (uint64, error) {
+	if n.raft.State() != raft.Leader {
+		return 0, ErrNotLeader
+	}
+	if linearizable {
+		if err := n.raft.VerifyLeader().Error(); err != nil {
+			return 0, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		}
+		term := n.raft.CurrentTerm()
+		n.termBarrier.Lock()
+		if n.termBarrier.term != term {
+			if err := n.raft.Barrier(n.cfg.ApplyTimeout).Error(); err != nil {
+				n.termBarrier.Unlock()
+				return 0, fmt.Errorf("%w: %v", ErrNotLeader, err)
+			}
+			n.termBarrier.term = term
+		}
+		n.termBarrier.Unlock()
+	}
+	return n.raft.CommitIndex(), nil
+}
+
+// ReadBarrier returns once this node's state is fresh enough for a read at
+// the given level.
+func (n *Node) ReadBarrier(ctx context.Context, level ReadLevel) error {
+	if level == ReadNone {
+		return nil
+	}
+	linear := level == ReadLinearizable
+	start := time.Now()
+	for {
+		var idx uint64
+		var err error
+		if n.raft.State() == raft.Leader {
+			idx, err = n.leaderReadIndex(linear)
+		} else if addr, _ := n.raft.LeaderWithID(); addr != "" {
+			var status byte
+			var reply []byte
+			flag := []byte{0}
+			if linear {
+				flag[0] = 1
+			}
+			status, reply, err = n.peers.call(string(addr), opReadIndex, flag, leaderWait)
+			switch {
+			case err != nil:
+			case status == statusOK:
+				d := payloadReader{b: reply}
+				idx, err = d.uvarint(), d.err
+			case status == statusNotLeader:
+				err = ErrNotLeader
+			default:
+				err = errors.New(string(reply))
+			}
+		} else {
+			err = ErrNoLeader
+		}
+		if err == nil {
+			return n.waitApplied(ctx, idx, n.cfg.ApplyTimeout)
+		}
+		if n.raft.State() == raft.Shutdown {
+			return ErrClosed
+		}
+		if time.Since(start) > leaderWait {
+			return fmt.Errorf("%w (%v)", ErrNoLeader, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
+func (n *Node) waitApplied(ctx context.Context, idx uint64, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for n.raft.AppliedIndex() < idx {
+		if time.Now().After(deadline) {
 			return ErrTimeout
 		}
-		return fmt.Errorf("replication: %w", err)
-	}
-	if err, ok := f.Response().(error); ok && err != nil {
-		return err
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
 	}
 	return nil
 }
@@ -220,6 +504,160 @@ func (n *Node) Snapshot() error {
 
 // AppliedIndex is the index of the last entry applied to the state machine.
 func (n *Node) AppliedIndex() uint64 { return n.raft.AppliedIndex() }
+
+// ID is this node's id.
+func (n *Node) ID() string { return n.cfg.NodeID }
+
+// IsLeader reports whether this node leads.
+func (n *Node) IsLeader() bool { return n.raft.State() == raft.Leader }
+
+// Leader returns the leader's id and address, empty when none is known.
+func (n *Node) Leader() (id, addr string) {
+	a, i := n.raft.LeaderWithID()
+	return string(i), string(a)
+}
+
+// Member describes one server of the cluster.
+type Member struct {
+	ID, Address string
+	Voter       bool
+	Leader      bool
+	// Reachable is false when the member did not answer a status request;
+	// State, LastContact and AppliedIndex are then unknown.
+	Reachable    bool
+	State        string
+	LastContact  time.Time
+	AppliedIndex uint64
+}
+
+type status struct {
+	ID           string
+	AppliedIndex uint64
+	State        string
+	LastContact  time.Time
+}
+
+func (n *Node) localStatus() status {
+	last := n.raft.LastContact()
+	if n.raft.State() == raft.Leader {
+		last = time.Now()
+	}
+	return status{ID: n.cfg.NodeID, AppliedIndex: n.raft.AppliedIndex(), State: strings.ToLower(n.raft.State().String()), LastContact: last}
+}
+
+// Members lists the configured servers, asking each for its status.
+func (n *Node) Members(ctx context.Context) ([]Member, error) {
+	f := n.raft.GetConfiguration()
+	if err := f.Error(); err != nil {
+		return nil, err
+	}
+	_, leaderID := n.raft.LeaderWithID()
+	var out []Member
+	for _, s := range f.Configuration().Servers {
+		m := Member{ID: string(s.ID), Address: string(s.Address), Voter: s.Suffrage == raft.Voter, Leader: s.ID == leaderID}
+		if string(s.ID) == n.cfg.NodeID {
+			st := n.localStatus()
+			m.Reachable, m.State, m.LastContact, m.AppliedIndex = true, st.State, st.LastContact, st.AppliedIndex
+		} else if n.mux != nil {
+			status, reply, err := n.peers.call(m.Address, opStatus, nil, 300*time.Millisecond)
+			if err == nil && status == statusOK {
+				d := payloadReader{b: reply}
+				d.string()
+				m.AppliedIndex = d.uvarint()
+				m.State = d.string()
+				m.LastContact = time.Unix(0, d.varint())
+				m.Reachable = d.err == nil
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// AddVoter adds (or re-addresses) a voting member; on a follower the
+// request goes to the leader.
+func (n *Node) AddVoter(id, addr string) error { return n.changeMembers(opJoin, id, addr, true) }
+
+// AddNonvoter adds a member that receives the log but does not vote.
+func (n *Node) AddNonvoter(id, addr string) error { return n.changeMembers(opJoin, id, addr, false) }
+
+// RemoveServer removes a member.
+func (n *Node) RemoveServer(id string) error { return n.changeMembers(opRemove, id, "", false) }
+
+func (n *Node) changeMembers(op byte, id, addr string, voter bool) error {
+	if n.raft.State() == raft.Leader {
+		if op == opRemove {
+			return n.removeServer(id)
+		}
+		return n.addServer(id, addr, voter)
+	}
+	leader, _ := n.raft.LeaderWithID()
+	if leader == "" {
+		return ErrNoLeader
+	}
+	req := encodeString(id)
+	if op == opJoin {
+		v := byte(0)
+		if voter {
+			v = 1
+		}
+		req = append(append(req, encodeString(addr)...), v)
+	}
+	status, reply, err := n.peers.call(string(leader), op, req, n.cfg.ApplyTimeout)
+	if err != nil {
+		return err
+	}
+	if status != statusOK {
+		return errors.New(string(reply))
+	}
+	return nil
+}
+
+func (n *Node) addServer(id, addr string, voter bool) error {
+	if n.raft.State() != raft.Leader {
+		return ErrNotLeader
+	}
+	f := n.raft.GetConfiguration()
+	if err := f.Error(); err != nil {
+		return err
+	}
+	for _, s := range f.Configuration().Servers {
+		sameID, sameAddr := string(s.ID) == id, string(s.Address) == addr
+		if sameID && sameAddr && (s.Suffrage == raft.Voter) == voter {
+			return nil
+		}
+		if sameID || sameAddr {
+			if err := n.raft.RemoveServer(s.ID, 0, n.cfg.ApplyTimeout).Error(); err != nil {
+				return err
+			}
+		}
+	}
+	var fut raft.IndexFuture
+	if voter {
+		fut = n.raft.AddVoter(raft.ServerID(id), raft.ServerAddress(addr), 0, n.cfg.ApplyTimeout)
+	} else {
+		fut = n.raft.AddNonvoter(raft.ServerID(id), raft.ServerAddress(addr), 0, n.cfg.ApplyTimeout)
+	}
+	return fut.Error()
+}
+
+func (n *Node) removeServer(id string) error {
+	if n.raft.State() != raft.Leader {
+		return ErrNotLeader
+	}
+	return n.raft.RemoveServer(raft.ServerID(id), 0, n.cfg.ApplyTimeout).Error()
+}
+
+// Isolate cuts Raft traffic between this node and the peers at the given
+// addresses, in both directions; an empty list heals. It exists for fault
+// tests.
+func (n *Node) Isolate(peers []string) error {
+	if n.mux == nil {
+		return ErrNotClustered
+	}
+	n.mux.isolate(peers)
+	return nil
+}
 
 // Close stops Raft and closes its stores.
 func (n *Node) Close() error {
