@@ -36,7 +36,7 @@ func TestCrashDurability(t *testing.T) {
 	exec1(t, db, "CREATE TABLE crash.t (id INT PRIMARY KEY, grp INT NOT NULL, body TEXT NOT NULL)")
 	db.Close()
 
-	acked := map[int]bool{}  // ids of acknowledged transactions' rows
+	acked := map[int]bool{}   // ids of acknowledged transactions' rows
 	groups := map[int][]int{} // transaction group -> its row ids
 	next := 0
 	const clients, rowsPerTx = 6, 3
