@@ -23,8 +23,10 @@ func translate(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, replication.ErrNotLeader):
+	case errors.Is(err, replication.ErrNotLeader), errors.Is(err, replication.ErrNoLeader):
 		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "no Raft leader is available; retry the statement: %v", err)
+	case errors.Is(err, replication.ErrUnknownOutcome):
+		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "the write may or may not have committed: %v", err)
 	case errors.Is(err, replication.ErrTimeout), errors.Is(err, replication.ErrClosed):
 		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "the write could not be committed: %v", err)
 	case errors.Is(err, storage.ErrConflict):

@@ -9,8 +9,9 @@ import (
 // Extensions are the SQL functions and procedures other packages add to the
 // server (udf registers the MAT_*, vector, LA_* and ML_* entry points).
 type Extensions struct {
-	Functions  []sql.Function
-	Procedures []sql.ExternalStoredProcedureDetails
+	Functions    []sql.Function
+	Procedures   []sql.ExternalStoredProcedureDetails
+	SystemTables []SystemTable
 }
 
 var (
@@ -33,6 +34,16 @@ func (p *Provider) Extend(ext Extensions) {
 	}
 	for _, d := range ext.Procedures {
 		p.procedures.Register(d)
+	}
+	if p.system == nil {
+		p.system = make(map[string]*SystemTable)
+	}
+	for i := range ext.SystemTables {
+		st := ext.SystemTables[i]
+		for _, c := range st.Schema {
+			c.Source, c.DatabaseSource = st.Name, SystemDatabase
+		}
+		p.system[strings.ToLower(st.Name)] = &st
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/storage"
 )
 
@@ -15,6 +16,11 @@ import (
 type Provider struct {
 	store *storage.Store
 	log   Proposer
+	// reads makes local state fresh enough for a session's read
+	// consistency; nil serves local state as it is.
+	reads interface {
+		ReadBarrier(ctx context.Context, level replication.ReadLevel) error
+	}
 
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.
@@ -23,6 +29,7 @@ type Provider struct {
 	extMu      sync.RWMutex
 	functions  map[string]sql.Function
 	procedures *sql.ExternalStoredProcedureRegistry
+	system     map[string]*SystemTable
 }
 
 var (
@@ -39,6 +46,9 @@ func NewProvider(store *storage.Store, log Proposer) *Provider {
 func (p *Provider) Store() *storage.Store { return p.store }
 
 func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
+	if strings.EqualFold(name, SystemDatabase) {
+		return sysDatabase{p: p}, nil
+	}
 	stored, ok := p.store.Database(name)
 	if !ok {
 		return nil, sql.ErrDatabaseNotFound.New(name)
@@ -47,27 +57,34 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 }
 
 func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
+	if strings.EqualFold(name, SystemDatabase) {
+		return true
+	}
 	_, ok := p.store.Database(name)
 	return ok
 }
 
 func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 	names := p.store.Databases()
-	out := make([]sql.Database, len(names))
-	for i, n := range names {
-		out[i] = &Database{p: p, name: n}
+	out := make([]sql.Database, 0, len(names)+1)
+	out = append(out, sysDatabase{p: p})
+	for _, n := range names {
+		out = append(out, &Database{p: p, name: n})
 	}
 	return out
 }
 
 func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
-	if strings.EqualFold(name, "information_schema") || strings.EqualFold(name, "mysql") {
+	if strings.EqualFold(name, "information_schema") || strings.EqualFold(name, "mysql") || strings.EqualFold(name, SystemDatabase) {
 		return sql.ErrDatabaseExists.New(name)
 	}
 	return p.propose(ctx, storage.Op{Kind: storage.OpCreateDatabase, DB: name})
 }
 
 func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
+	if strings.EqualFold(name, SystemDatabase) {
+		return sql.ErrDatabaseWriteLocked.New()
+	}
 	stored, ok := p.store.Database(name)
 	if !ok {
 		return sql.ErrDatabaseNotFound.New(name)

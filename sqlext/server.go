@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
@@ -47,6 +49,9 @@ type Config struct {
 	// Replication holds the Raft settings; DataDir and Logger are filled in.
 	Replication replication.Config
 	Logger      *slog.Logger
+	// FaultInjection enables sys.RAFT_ISOLATE, which cuts this node off from
+	// peers; only fault tests want it.
+	FaultInjection bool
 	// Extensions, when set, is called once the server exists and returns
 	// the SQL functions and procedures to add.
 	Extensions func(*Server) Extensions
@@ -71,21 +76,48 @@ type Server struct {
 	mysql  *server.Server
 	prov   *Provider
 	log    *slog.Logger
+	users  *usersPersister
+	done   chan struct{}
 }
 
-// stateMachine applies log commands to storage.
-type stateMachine struct{ store *storage.Store }
+// stateMachine applies log commands to storage. When users or grants
+// change it pokes usersChanged, so every node's authentication follows the
+// replicated users without blocking the log on the engine's user lock.
+type stateMachine struct {
+	store        *storage.Store
+	usersChanged chan struct{}
+}
 
 func (m stateMachine) Apply(index uint64, b []byte) error {
 	cmd, err := storage.DecodeCommand(b)
 	if err != nil {
 		return err
 	}
-	return m.store.Apply(index, cmd)
+	if err := m.store.Apply(index, cmd); err != nil {
+		return err
+	}
+	if len(cmd.Ops) == 1 && cmd.Ops[0].Kind == storage.OpSetUsers {
+		m.poke()
+	}
+	return nil
+}
+
+func (m stateMachine) poke() {
+	select {
+	case m.usersChanged <- struct{}{}:
+	default:
+	}
 }
 
 func (m stateMachine) Snapshot() (replication.Snapshot, error) { return m.store.Snapshot(), nil }
-func (m stateMachine) Restore(r io.Reader) error               { return m.store.Restore(r) }
+
+func (m stateMachine) Restore(r io.Reader) error {
+	if err := m.store.Restore(r); err != nil {
+		return err
+	}
+	m.poke()
+	return nil
+}
 
 // Open recovers state from the data dir (newest snapshot plus the log tail)
 // and prepares the MySQL server; Serve starts accepting clients.
@@ -103,13 +135,16 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	if rc.NodeID == "" {
 		rc = replication.DefaultConfig(cfg.DataDir)
 	}
-	rc.DataDir, rc.Logger = cfg.DataDir, cfg.Logger
-	node, err := replication.Open(ctx, rc, stateMachine{store: store})
+	rc.DataDir, rc.Logger, rc.Errors = cfg.DataDir, cfg.Logger, storageErrors{}
+	sm := stateMachine{store: store, usersChanged: make(chan struct{}, 1)}
+	node, err := replication.Open(ctx, rc, sm)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, store: store, node: node, log: cfg.Logger}
 	s.prov = NewProvider(store, node)
+	s.prov.reads = node
+	s.prov.Extend(clusterExtensions(node, cfg.FaultInjection))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))
 	}
@@ -123,6 +158,8 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		node.Close()
 		return nil, err
 	}
+	s.done = make(chan struct{})
+	go s.followUsers(sm.usersChanged)
 	tlsConfig, err := serverTLS(cfg.DataDir, cfg.TLSCert, cfg.TLSKey)
 	if err != nil {
 		node.Close()
@@ -201,6 +238,9 @@ func (s *Server) NewContext(ctx context.Context) *sql.Context {
 // Close stops accepting clients, then stops Raft.
 func (s *Server) Close() error {
 	var errs []error
+	if s.done != nil {
+		close(s.done)
+	}
 	if s.mysql != nil {
 		errs = append(errs, s.mysql.Close())
 	}
@@ -220,7 +260,8 @@ func (s *Server) setUpUsers(ctx context.Context) error {
 			return fmt.Errorf("sqlext: load users: %w", err)
 		}
 	}
-	db.SetPersister(&usersPersister{p: s.prov})
+	s.users = &usersPersister{p: s.prov}
+	db.SetPersister(s.users)
 	ed := db.Editor()
 	defer ed.Close()
 	root := db.GetUser(ed, "root", "localhost", false)
@@ -250,12 +291,68 @@ func nativePasswordHash(password string) string {
 
 // usersPersister stores users and grants in the replicated state, so they
 // survive restarts and reach every replica.
-type usersPersister struct{ p *Provider }
+type usersPersister struct {
+	p  *Provider
+	mu sync.Mutex
+	// last is the blob this node last wrote; when it comes back through
+	// the log there is nothing to reload.
+	last []byte
+}
 
 var _ mysql_db.MySQLDbPersistence = (*usersPersister)(nil)
 
 func (u *usersPersister) Persist(ctx *sql.Context, data []byte) error {
-	return u.p.propose(ctx, storage.Op{Kind: storage.OpSetUsers, Blob: append([]byte(nil), data...)})
+	blob := append([]byte(nil), data...)
+	u.mu.Lock()
+	u.last = blob
+	u.mu.Unlock()
+	return u.p.propose(ctx, storage.Op{Kind: storage.OpSetUsers, Blob: blob})
+}
+
+func (u *usersPersister) isOwn(blob []byte) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return bytes.Equal(u.last, blob)
+}
+
+// followUsers reloads the engine's users whenever another node changed
+// them, until the server closes.
+func (s *Server) followUsers(changed <-chan struct{}) {
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-changed:
+		}
+		blob := s.store.Users()
+		if len(blob) == 0 || s.users.isOwn(blob) {
+			continue
+		}
+		if err := s.reloadUsers(blob); err != nil {
+			s.log.Error("reloading replicated users failed", "err", err)
+		}
+	}
+}
+
+// reloadUsers replaces the engine's users and role grants with blob.
+// Loading alone would merge into what is there.
+func (s *Server) reloadUsers(blob []byte) error {
+	db := s.engine.Analyzer.Catalog.MySQLDb
+	ed := db.Editor()
+	var users []mysql_db.UserPrimaryKey
+	ed.VisitUsers(func(u *mysql_db.User) { users = append(users, mysql_db.UserPrimaryKey{Host: u.Host, User: u.User}) })
+	var edges []mysql_db.RoleEdgesPrimaryKey
+	ed.VisitRoleEdges(func(e *mysql_db.RoleEdge) {
+		edges = append(edges, mysql_db.RoleEdgesPrimaryKey{FromHost: e.FromHost, FromUser: e.FromUser, ToHost: e.ToHost, ToUser: e.ToUser})
+	})
+	for _, u := range users {
+		ed.RemoveUser(u)
+	}
+	for _, e := range edges {
+		ed.RemoveRoleEdge(e)
+	}
+	ed.Close()
+	return db.LoadData(s.NewContext(context.Background()), blob)
 }
 
 // loopbackOnly refuses clients from other hosts while root has no password.

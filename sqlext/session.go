@@ -33,7 +33,14 @@ func (p *Provider) SessionBuilder(ctx context.Context, conn *mysql.Conn, addr st
 	return p.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
 }
 
+// StartTransaction runs the read barrier of the session's consistency
+// level, so the statements that follow read state at least that fresh.
 func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
+	if s.p.reads != nil {
+		if err := s.p.reads.ReadBarrier(ctx, readLevel(ctx)); err != nil {
+			return nil, readBarrierError(err)
+		}
+	}
 	return newTransaction(c == sql.ReadOnly), nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -46,6 +47,12 @@ func run(args []string, stderr io.Writer) error {
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "PEM certificate for TLS; by default one is generated in the data dir")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "PEM private key for --tls-cert")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	nodeID := fs.String("node-id", "node1", "this node's id in the cluster; it must not change")
+	raftAddr := fs.String("raft-addr", "", "address Raft and the cluster service listen on; empty runs a single node without networking")
+	raftAdvertise := fs.String("raft-advertise", "", "address other nodes reach this one at (default --raft-addr)")
+	join := fs.String("join", "", "comma-separated Raft addresses of existing members to join through; empty starts a new cluster on first start")
+	nonVoter := fs.Bool("non-voter", false, "join as a non-voting member")
+	faults := fs.Bool("enable-fault-injection", false, "enable sys.RAFT_ISOLATE for fault tests")
 	snapThreshold := fs.Uint64("raft-snapshot-threshold", 8192, "log entries between snapshots")
 	snapInterval := fs.Duration("raft-snapshot-interval", 30*time.Second, "how often to check whether a snapshot is due")
 	if err := fs.Parse(args); err != nil {
@@ -58,6 +65,14 @@ func run(args []string, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	cfg.Logger = log
 	cfg.Replication = replication.DefaultConfig(cfg.DataDir)
+	cfg.Replication.NodeID = *nodeID
+	cfg.Replication.RaftAddr = *raftAddr
+	cfg.Replication.AdvertiseAddr = *raftAdvertise
+	cfg.Replication.NonVoter = *nonVoter
+	if *join != "" {
+		cfg.Replication.Join = strings.Split(*join, ",")
+	}
+	cfg.FaultInjection = *faults
 	cfg.Replication.SnapshotThreshold = *snapThreshold
 	cfg.Replication.SnapshotInterval = *snapInterval
 
@@ -71,6 +86,7 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	log.Info("sqlearn ready", "addr", srv.Addr().String(), "data_dir", cfg.DataDir, "version", sqlext.Version,
+		"node_id", cfg.Replication.NodeID, "raft_addr", cfg.Replication.RaftAddr,
 		"applied_index", srv.Node().AppliedIndex(), "startup", time.Since(start).Round(time.Millisecond))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve() }()

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// clusterNode is one process of a test cluster and how to start it again.
+type clusterNode struct {
+	id, raft, dir string
+	args          []string
+	p             *proc
+}
+
+func (n *clusterNode) start(t *testing.T) {
+	args := append([]string{"--node-id", n.id, "--raft-addr", n.raft, "--enable-fault-injection"}, n.args...)
+	n.p = startBinary(t, n.dir, args...)
+}
+
+func (n *clusterNode) db(t *testing.T, dbName string) *sql.DB {
+	return n.p.db(t, "root", "", dbName)
+}
+
+func startTestCluster(t *testing.T, size int) []*clusterNode {
+	t.Helper()
+	var nodes []*clusterNode
+	for i := 1; i <= size; i++ {
+		n := &clusterNode{id: fmt.Sprintf("node%d", i), raft: freePort(t), dir: t.TempDir()}
+		if i > 1 {
+			n.args = []string{"--join", nodes[0].raft}
+		}
+		n.start(t)
+		nodes = append(nodes, n)
+	}
+	return nodes
+}
+
+func leaderNode(t *testing.T, nodes []*clusterNode) *clusterNode {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, n := range nodes {
+			if n.p == nil {
+				continue
+			}
+			select {
+			case <-n.p.done:
+				continue
+			default:
+			}
+			var id string
+			err := n.db(t, "").QueryRow("SELECT node_id FROM sys.cluster_members WHERE role = 'leader' AND state = 'leader'").Scan(&id)
+			if err != nil {
+				continue
+			}
+			for _, m := range nodes {
+				if m.id == id && m.p != nil {
+					return m
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("no leader found")
+	return nil
+}
+
+func TestClusterOfThree(t *testing.T) {
+	nodes := startTestCluster(t, 3)
+	// Writes on every node: DDL and rows.
+	exec1(t, nodes[1].db(t, ""), "CREATE DATABASE c")
+	exec1(t, nodes[2].db(t, ""), "CREATE TABLE c.kv (k INT PRIMARY KEY, v VARCHAR(20))")
+	for i, n := range nodes {
+		exec1(t, n.db(t, "c"), "INSERT INTO kv VALUES (?, ?)", i, n.id)
+	}
+	exec1(t, nodes[0].db(t, ""), "CREATE USER reader IDENTIFIED BY 'pw'")
+	exec1(t, nodes[0].db(t, ""), "GRANT SELECT ON c.* TO reader")
+	// Reads at every level on every node see every acknowledged write.
+	for _, n := range nodes {
+		for _, level := range []string{"linearizable", "weak"} {
+			db := n.db(t, "c")
+			db.SetMaxOpenConns(1)
+			exec1(t, db, "SET @@sqlearn_read_consistency = ?", level)
+			if got := scalar[int](t, db, "SELECT COUNT(*) FROM kv"); got != 3 {
+				t.Fatalf("%s at %s: %d rows", n.id, level, got)
+			}
+		}
+		// Users replicate too.
+		if got := scalar[int](t, n.p.db(t, "reader", "pw", "c"), "SELECT COUNT(*) FROM kv"); got != 3 {
+			t.Fatalf("reader on %s: %d", n.id, got)
+		}
+	}
+	db := nodes[2].db(t, "c")
+	db.SetMaxOpenConns(1)
+	exec1(t, db, "SET @@sqlearn_read_consistency = 'none'")
+	scalar[int](t, db, "SELECT COUNT(*) FROM kv")
+	if _, err := db.Exec("SET @@sqlearn_read_consistency = 'eventual'"); err == nil {
+		t.Fatal("an unknown consistency level was accepted")
+	}
+	if got := scalar[int](t, nodes[1].db(t, ""), "SELECT COUNT(*) FROM sys.cluster_members WHERE applied_index > 0"); got != 3 {
+		t.Fatalf("cluster_members shows %d live members", got)
+	}
+
+	// Kill the leader during a write load; a new leader takes writes.
+	leader := leaderNode(t, nodes)
+	var survivors []*clusterNode
+	for _, n := range nodes {
+		if n != leader {
+			survivors = append(survivors, n)
+		}
+	}
+	var acked sync.Map
+	var next atomic.Int64
+	next.Store(100)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, n := range survivors {
+		wg.Add(1)
+		go func(db *sql.DB) {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				k := next.Add(1)
+				if _, err := db.Exec("INSERT INTO kv VALUES (?, 'load')", k); err == nil {
+					acked.Store(k, true)
+				}
+			}
+		}(n.db(t, "c"))
+	}
+	time.Sleep(300 * time.Millisecond)
+	leader.p.kill()
+	killed := time.Now()
+	var elected time.Duration
+	for time.Since(killed) < 20*time.Second {
+		if _, err := survivors[0].db(t, "c").Exec("INSERT INTO kv VALUES (?, 'probe')", -next.Add(1)); err == nil {
+			elected = time.Since(killed)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	if elected == 0 {
+		t.Fatal("no write accepted after the leader was killed")
+	}
+	t.Logf("leader killed: a new leader accepted writes after %v", elected.Round(time.Millisecond))
+
+	// The old leader restarts with the same command line and catches up.
+	leader.start(t)
+	want := scalar[int](t, survivors[0].db(t, "c"), "SELECT COUNT(*) FROM kv")
+	db = leader.db(t, "c")
+	db.SetMaxOpenConns(1)
+	exec1(t, db, "SET @@sqlearn_read_consistency = 'linearizable'")
+	if got := scalar[int](t, db, "SELECT COUNT(*) FROM kv"); got != want {
+		t.Fatalf("restarted node sees %d rows, want %d", got, want)
+	}
+	acked.Range(func(k, _ any) bool {
+		if scalar[int](t, db, "SELECT COUNT(*) FROM kv WHERE k = ?", k) != 1 {
+			t.Fatalf("acknowledged key %v lost", k)
+		}
+		return true
+	})
+
+	// A follower restarted with an empty data dir catches up from the others.
+	f := survivors[1]
+	if f == leaderNode(t, nodes) {
+		f = survivors[0]
+	}
+	f.p.stop(t)
+	os.RemoveAll(f.dir)
+	f.start(t)
+	db = f.db(t, "c")
+	db.SetMaxOpenConns(1)
+	exec1(t, db, "SET @@sqlearn_read_consistency = 'linearizable'")
+	if got := scalar[int](t, db, "SELECT COUNT(*) FROM kv"); got != want {
+		t.Fatalf("emptied follower sees %d rows, want %d", got, want)
+	}
+
+	// Scale up by one node, then remove it.
+	n4 := &clusterNode{id: "node4", raft: freePort(t), dir: t.TempDir(), args: []string{"--join", nodes[1].raft + "," + nodes[0].raft}}
+	n4.start(t)
+	if got := scalar[int](t, n4.db(t, "c"), "SELECT COUNT(*) FROM kv"); got != want {
+		t.Fatalf("new node sees %d rows, want %d", got, want)
+	}
+	if got := scalar[int](t, nodes[0].db(t, ""), "SELECT COUNT(*) FROM sys.cluster_members"); got != 4 {
+		t.Fatalf("members after adding: %d", got)
+	}
+	exec1(t, nodes[1].db(t, ""), "CALL sys.cluster_remove('node4')")
+	if got := scalar[int](t, nodes[0].db(t, ""), "SELECT COUNT(*) FROM sys.cluster_members"); got != 3 {
+		t.Fatalf("members after removing: %d", got)
+	}
+	if _, err := nodes[0].p.db(t, "reader", "pw", "").Exec("CALL sys.cluster_remove('node3')"); err == nil {
+		t.Fatal("an unprivileged user changed the membership")
+	}
+}

@@ -1,0 +1,83 @@
+package sqlext
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// SystemDatabase is the name of the read-only database of system tables
+// (cluster members, training jobs, the model catalog) that sqlearn and its
+// extensions provide.
+const SystemDatabase = "sys"
+
+// SystemTable is a read-only table computed when it is read.
+type SystemTable struct {
+	Name   string
+	Schema sql.Schema
+	Rows   func(ctx *sql.Context) ([]sql.Row, error)
+}
+
+type sysDatabase struct{ p *Provider }
+
+var _ sql.Database = sysDatabase{}
+
+func (sysDatabase) Name() string { return SystemDatabase }
+
+func (d sysDatabase) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	d.p.extMu.RLock()
+	defer d.p.extMu.RUnlock()
+	st, ok := d.p.system[strings.ToLower(name)]
+	if !ok {
+		return nil, false, nil
+	}
+	return &sysTable{st: st}, true, nil
+}
+
+func (d sysDatabase) GetTableNames(ctx *sql.Context) ([]string, error) {
+	d.p.extMu.RLock()
+	defer d.p.extMu.RUnlock()
+	names := make([]string, 0, len(d.p.system))
+	for _, st := range d.p.system {
+		names = append(names, st.Name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// sysTable serves one SystemTable; its rows are computed once per scan.
+type sysTable struct{ st *SystemTable }
+
+var _ sql.Table = (*sysTable)(nil)
+
+func (t *sysTable) Name() string               { return t.st.Name }
+func (t *sysTable) String() string             { return t.st.Name }
+func (t *sysTable) Schema() sql.Schema         { return t.st.Schema }
+func (t *sysTable) Collation() sql.CollationID { return sql.Collation_Default }
+
+func (t *sysTable) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(partition{0}), nil
+}
+
+func (t *sysTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
+	rows, err := t.st.Rows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+var _ sql.ViewDatabase = sysDatabase{}
+
+// The system database holds no views; it is read-only.
+func (sysDatabase) CreateView(*sql.Context, string, string, string) error {
+	return sql.ErrDatabaseWriteLocked.New()
+}
+func (sysDatabase) DropView(ctx *sql.Context, name string) error {
+	return sql.ErrViewDoesNotExist.New(SystemDatabase, name)
+}
+func (sysDatabase) GetViewDefinition(*sql.Context, string) (sql.ViewDefinition, bool, error) {
+	return sql.ViewDefinition{}, false, nil
+}
+func (sysDatabase) AllViews(*sql.Context) ([]sql.ViewDefinition, error) { return nil, nil }
