@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -121,6 +122,8 @@ func ParseReadLevel(s string) (ReadLevel, error) {
 type Node struct {
 	cfg       Config
 	raft      *raft.Raft
+	logs      raft.LogStore
+	fsm       *fsm
 	store     *raftboltdb.BoltStore
 	transport raft.Transport
 	closer    io.Closer
@@ -182,11 +185,13 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 		store.Close()
 		return nil, err
 	}
-	snaps, err := raft.NewFileSnapshotStoreWithLogger(cfg.DataDir, 2, rc.Logger)
+	fileSnaps, err := raft.NewFileSnapshotStoreWithLogger(cfg.DataDir, 2, rc.Logger)
 	if err != nil {
 		store.Close()
 		return nil, fmt.Errorf("replication: open snapshot store: %w", err)
 	}
+	snaps := &snapshotStore{SnapshotStore: fileSnaps}
+	n.logs = logs
 	if cfg.RaftAddr == "" {
 		var addr raft.ServerAddress
 		addr, n.transport = raft.NewInmemTransport(raft.ServerAddress(cfg.NodeID))
@@ -213,7 +218,8 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 		n.closeStores()
 		return nil, err
 	}
-	r, err := raft.NewRaft(rc, &fsm{sm: sm, log: cfg.Logger}, logs, store, snaps, n.transport)
+	n.fsm = &fsm{sm: sm, log: cfg.Logger, snaps: snaps}
+	r, err := raft.NewRaft(rc, n.fsm, logs, store, snaps, n.transport)
 	if err != nil {
 		n.closeStores()
 		return nil, fmt.Errorf("replication: start raft: %w", err)
@@ -478,16 +484,37 @@ func (n *Node) ReadBarrier(ctx context.Context, level ReadLevel) error {
 	}
 }
 
+// waitApplied waits until the state machine has applied the log up to idx.
+// Raft's own AppliedIndex counts entries handed to the state machine, not
+// entries it has finished applying, so the state machine's progress is
+// tracked here: the last command or configuration entry at or below idx
+// must have been applied (no-op and barrier entries never reach it).
 func (n *Node) waitApplied(ctx context.Context, idx uint64, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
-	for n.raft.AppliedIndex() < idx {
-		if time.Now().After(deadline) {
-			return ErrTimeout
+	wait := func(ready func() bool) error {
+		for !ready() {
+			if time.Now().After(deadline) {
+				return ErrTimeout
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(500 * time.Microsecond):
+			}
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Millisecond):
+		return nil
+	}
+	if err := wait(func() bool { return n.raft.AppliedIndex() >= idx }); err != nil {
+		return err
+	}
+	var l raft.Log
+	for target := idx; target > 0; target-- {
+		if n.logs.GetLog(target, &l) != nil {
+			// Compacted away: covered by a snapshot the state machine holds.
+			return nil
+		}
+		if l.Type == raft.LogCommand || l.Type == raft.LogConfiguration {
+			return wait(func() bool { return n.fsm.applied.Load() >= target })
 		}
 	}
 	return nil
@@ -670,16 +697,27 @@ func (n *Node) Close() error {
 }
 
 type fsm struct {
-	sm  StateMachine
-	log *slog.Logger
+	sm    StateMachine
+	log   *slog.Logger
+	snaps *snapshotStore
+	// applied is the index of the last entry the state machine finished.
+	applied atomic.Uint64
 }
+
+var _ raft.ConfigurationStore = (*fsm)(nil)
 
 func (f *fsm) Apply(l *raft.Log) any {
 	if l.Type != raft.LogCommand {
 		return nil
 	}
-	return f.sm.Apply(l.Index, l.Data)
+	err := f.sm.Apply(l.Index, l.Data)
+	f.applied.Store(l.Index)
+	return err
 }
+
+// StoreConfiguration sees configuration entries, so that applied covers
+// them too.
+func (f *fsm) StoreConfiguration(index uint64, _ raft.Configuration) { f.applied.Store(index) }
 
 func (f *fsm) Snapshot() (raft.FSMSnapshot, error) {
 	s, err := f.sm.Snapshot()
@@ -691,7 +729,26 @@ func (f *fsm) Snapshot() (raft.FSMSnapshot, error) {
 
 func (f *fsm) Restore(rc io.ReadCloser) error {
 	defer rc.Close()
-	return f.sm.Restore(rc)
+	if err := f.sm.Restore(rc); err != nil {
+		return err
+	}
+	f.applied.Store(f.snaps.opened.Load())
+	return nil
+}
+
+// snapshotStore remembers the index of the snapshot last opened, which is
+// the one Raft restores next: Restore itself is not told.
+type snapshotStore struct {
+	raft.SnapshotStore
+	opened atomic.Uint64
+}
+
+func (s *snapshotStore) Open(id string) (*raft.SnapshotMeta, io.ReadCloser, error) {
+	meta, rc, err := s.SnapshotStore.Open(id)
+	if err == nil {
+		s.opened.Store(meta.Index)
+	}
+	return meta, rc, err
 }
 
 type fsmSnapshot struct{ s Snapshot }

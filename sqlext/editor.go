@@ -96,11 +96,11 @@ func (e *editor) insert(sr storage.Row) error {
 	if err := e.checkUnique(sr, id, ""); err != nil {
 		return err
 	}
-	base := false
-	if c, ok := e.tt.changes[id]; ok {
-		base = c.base
+	c := &change{row: sr, rowID: rowID}
+	if prev, ok := e.tt.changes[id]; ok {
+		c.base, c.old = prev.base, prev.old
 	}
-	e.tx.set(e.tt, id, &change{row: sr, base: base, rowID: rowID})
+	e.tx.set(e.tt, id, c)
 	return nil
 }
 
@@ -173,17 +173,18 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if err != nil || !ok {
 		return err
 	}
-	e.delete(id)
+	e.delete(id, sr)
 	return nil
 }
 
-func (e *editor) delete(id string) {
-	base := true
-	if c, ok := e.tt.changes[id]; ok {
-		base = c.base
+// delete removes a row the statement read as old.
+func (e *editor) delete(id string, old storage.Row) {
+	c := &change{base: true, old: old}
+	if prev, ok := e.tt.changes[id]; ok {
+		c.base, c.old = prev.base, prev.old
 	}
-	if base {
-		e.tx.set(e.tt, id, &change{base: true})
+	if c.base {
+		e.tx.set(e.tt, id, c)
 	} else {
 		e.tx.set(e.tt, id, nil)
 	}
@@ -206,7 +207,7 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 		return err
 	}
 	if e.t.keyless() {
-		e.delete(oldID)
+		e.delete(oldID, so)
 		return e.insert(sn)
 	}
 	newID := storage.PrimaryIdentity(e.t.info.Schema, sn)
@@ -214,16 +215,16 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 		if err := e.checkUnique(sn, newID, oldID); err != nil {
 			return err
 		}
-		e.delete(oldID)
+		e.delete(oldID, so)
 		return e.insert(sn)
 	}
 	if err := e.checkUnique(sn, newID, oldID); err != nil {
 		return err
 	}
-	base := true
-	if c, ok := e.tt.changes[oldID]; ok {
-		base = c.base
+	c := &change{row: sn, base: true, old: so}
+	if prev, ok := e.tt.changes[oldID]; ok {
+		c.base, c.old = prev.base, prev.old
 	}
-	e.tx.set(e.tt, oldID, &change{row: sn, base: base})
+	e.tx.set(e.tt, oldID, c)
 	return nil
 }

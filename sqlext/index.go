@@ -98,6 +98,9 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	if !ok {
 		return nil, sql.ErrIndexNotFound.New(lookup.Index.ID())
 	}
+	if err := t.p.fresh(ctx); err != nil {
+		return nil, err
+	}
 	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
 	var rows []sql.Row
 	ranges, ok := t.storageRanges(ctx, x, lookup)

@@ -49,6 +49,9 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 	if strings.EqualFold(name, SystemDatabase) {
 		return sysDatabase{p: p}, nil
 	}
+	if err := p.fresh(ctx); err != nil {
+		return nil, err
+	}
 	stored, ok := p.store.Database(name)
 	if !ok {
 		return nil, sql.ErrDatabaseNotFound.New(name)
@@ -59,6 +62,9 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
 	if strings.EqualFold(name, SystemDatabase) {
 		return true
+	}
+	if p.fresh(ctx) != nil {
+		return false
 	}
 	_, ok := p.store.Database(name)
 	return ok

@@ -33,15 +33,36 @@ func (p *Provider) SessionBuilder(ctx context.Context, conn *mysql.Conn, addr st
 	return p.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
 }
 
-// StartTransaction runs the read barrier of the session's consistency
-// level, so the statements that follow read state at least that fresh.
 func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
-	if s.p.reads != nil {
-		if err := s.p.reads.ReadBarrier(ctx, readLevel(ctx)); err != nil {
-			return nil, readBarrierError(err)
+	return newTransaction(c == sql.ReadOnly), nil
+}
+
+// fresh runs the read barrier of the session's consistency level once per
+// statement, when the statement first touches a table: statements that
+// read no table (SET, CALL of an administrative procedure) work even on a
+// node that has lost its leader.
+func (p *Provider) fresh(ctx *sql.Context) error {
+	if p.reads == nil {
+		return nil
+	}
+	tx := txFrom(ctx)
+	if tx != nil {
+		tx.mu.Lock()
+		done := tx.freshFor == ctx.Pid() && ctx.Pid() != 0
+		tx.mu.Unlock()
+		if done {
+			return nil
 		}
 	}
-	return newTransaction(c == sql.ReadOnly), nil
+	if err := p.reads.ReadBarrier(ctx, readLevel(ctx)); err != nil {
+		return readBarrierError(err)
+	}
+	if tx != nil {
+		tx.mu.Lock()
+		tx.freshFor = ctx.Pid()
+		tx.mu.Unlock()
+	}
+	return nil
 }
 
 // CommitTransaction sends the transaction's changes through the log and

@@ -57,7 +57,7 @@ func (t *sysTable) Schema() sql.Schema         { return t.st.Schema }
 func (t *sysTable) Collation() sql.CollationID { return sql.Collation_Default }
 
 func (t *sysTable) Partitions(*sql.Context) (sql.PartitionIter, error) {
-	return sql.PartitionsToPartitionIter(partition{0}), nil
+	return sql.PartitionsToPartitionIter(partition{}), nil
 }
 
 func (t *sysTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {

@@ -90,10 +90,15 @@ func (t *Table) toStorage(r sql.Row) (storage.Row, error) {
 	return out, nil
 }
 
-// partition is one storage partition, read live.
-type partition []byte
+// partition is one storage partition as it was when the scan began: all
+// partitions' cursors are opened at one instant, so a statement never sees
+// half of another transaction.
+type partition struct {
+	n int
+	c *storage.Cursor
+}
 
-func (p partition) Key() []byte { return p }
+func (p partition) Key() []byte { return []byte{byte(p.n)} }
 
 // overlayPartition holds the rows the transaction had written when the
 // statement began: taken then, so a statement never reads back its own
@@ -103,9 +108,16 @@ type overlayPartition struct{ rows []sql.Row }
 func (overlayPartition) Key() []byte { return []byte("overlay") }
 
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
-	parts := make([]sql.Partition, 0, storage.Partitions+1)
-	for i := 0; i < storage.Partitions; i++ {
-		parts = append(parts, partition{byte(i)})
+	if err := t.p.fresh(ctx); err != nil {
+		return nil, err
+	}
+	cursors, err := t.p.store.ScanTable(t.info.DB, t.info.Name)
+	if err != nil {
+		return nil, translateStorage(err)
+	}
+	parts := make([]sql.Partition, 0, len(cursors)+1)
+	for i, c := range cursors {
+		parts = append(parts, partition{n: i, c: c})
 	}
 	if tt := txFrom(ctx).table(t.info.DB, t.info.Name); tt != nil {
 		parts = append(parts, overlayPartition{rows: t.overlayRows(tt)})
@@ -129,13 +141,11 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	case overlayPartition:
 		return sql.RowsToRowIter(p.rows...), nil
 	}
-	n := int(part.Key()[0])
-	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
-	c, err := t.p.store.Scan(t.info.DB, t.info.Name, n)
-	if err != nil {
-		return nil, translateStorage(err)
+	p, ok := part.(partition)
+	if !ok {
+		return nil, fmt.Errorf("sqlext: foreign partition %T", part)
 	}
-	return &scanIter{t: t, c: c, tt: tt}, nil
+	return &scanIter{t: t, c: p.c, tt: txFrom(ctx).table(t.info.DB, t.info.Name)}, nil
 }
 
 type scanIter struct {
@@ -472,14 +482,16 @@ func (t *Table) deleteAll(ctx *sql.Context) (int, error) {
 			return 0, translateStorage(err)
 		}
 		var ids []string
-		for _, id, ok := c.Next(); ok; _, id, ok = c.Next() {
+		var rows []storage.Row
+		for r, id, ok := c.Next(); ok; r, id, ok = c.Next() {
 			if _, touched := e.tt.changes[id]; !touched {
 				ids = append(ids, id)
+				rows = append(rows, r)
 			}
 		}
 		c.Close()
-		for _, id := range ids {
-			e.delete(id)
+		for i, id := range ids {
+			e.delete(id, rows[i])
 			n++
 		}
 		if err := ctx.Err(); err != nil {
@@ -487,7 +499,7 @@ func (t *Table) deleteAll(ctx *sql.Context) (int, error) {
 		}
 	}
 	for _, id := range e.tt.liveOrder() {
-		e.delete(id)
+		e.delete(id, nil)
 		n++
 	}
 	return n, nil

@@ -18,6 +18,9 @@ type change struct {
 	row   storage.Row
 	base  bool
 	rowID uint64
+	// old is the committed row as the transaction first read it; commit
+	// fails if it changed meanwhile, so concurrent updates cannot be lost.
+	old storage.Row
 }
 
 type undoRec struct {
@@ -52,6 +55,8 @@ type transaction struct {
 	undo       []undoRec
 	stmtMarks  []int
 	savepoints map[string]int
+	// freshFor is the statement (process id) whose read barrier ran.
+	freshFor uint64
 }
 
 var _ sql.Transaction = (*transaction)(nil)
@@ -199,6 +204,7 @@ func (tx *transaction) command() *storage.Command {
 	var inserts []storage.Op
 	for _, t := range tx.order {
 		var del []string
+		var expect []storage.Row
 		var rows []storage.Row
 		var rowIDs []uint64
 		seen := make(map[string]bool, len(t.changes))
@@ -213,6 +219,7 @@ func (tx *transaction) command() *storage.Command {
 			}
 			if c.base {
 				del = append(del, id)
+				expect = append(expect, c.old)
 			}
 			if c.row != nil {
 				rows = append(rows, c.row)
@@ -222,7 +229,7 @@ func (tx *transaction) command() *storage.Command {
 			}
 		}
 		if len(del) > 0 {
-			cmd.Ops = append(cmd.Ops, storage.Op{Kind: storage.OpDelete, DB: t.db, Table: t.name, Keys: del})
+			cmd.Ops = append(cmd.Ops, storage.Op{Kind: storage.OpDelete, DB: t.db, Table: t.name, Keys: del, Rows: expect})
 		}
 		if len(rows) > 0 {
 			inserts = append(inserts, storage.Op{Kind: storage.OpInsert, DB: t.db, Table: t.name, Rows: rows, RowIDs: rowIDs})

@@ -90,12 +90,18 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 			u.steps = append(u.steps, func() { t.delete(id) })
 		}
 	case OpDelete:
-		for _, id := range op.Keys {
+		for i, id := range op.Keys {
 			l, ok := t.locs[id]
 			if !ok {
+				if len(op.Rows) > 0 {
+					return fmt.Errorf("%w: a row of %s read by this transaction was deleted by another", ErrConflict, t.name)
+				}
 				continue
 			}
 			r := t.rowAt(l)
+			if len(op.Rows) > 0 && EncodeKey(r) != EncodeKey(op.Rows[i]) {
+				return fmt.Errorf("%w: a row of %s read by this transaction was changed by another", ErrConflict, t.name)
+			}
 			t.delete(id)
 			u.steps = append(u.steps, func() { t.insert(r, id) })
 		}

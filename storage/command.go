@@ -16,7 +16,7 @@ const (
 	OpCreateIndex  // Index
 	OpDropIndex    // Name
 	OpInsert       // Rows (RowIDs parallel to Rows for keyless tables); duplicate keys fail the command
-	OpDelete       // Keys: row identities; unknown keys are ignored
+	OpDelete       // Keys: row identities; unknown keys are ignored. Rows, when given, are the rows as the writer read them: if any now differs or is gone, the command fails with ErrConflict
 	OpTruncate     //
 	OpSetAutoInc   // AutoInc: the next value; never moves below the highest stored value
 	OpSetUsers     // Blob: opaque users and grants
@@ -114,6 +114,10 @@ func EncodeCommand(c *Command) []byte {
 			for _, k := range op.Keys {
 				e.string(k)
 			}
+			e.uvarint(uint64(len(op.Rows)))
+			for _, r := range op.Rows {
+				e.row(r)
+			}
 		case OpSetAutoInc:
 			e.uvarint(op.AutoInc)
 		case OpSetUsers:
@@ -193,6 +197,13 @@ func DecodeCommand(b []byte) (*Command, error) {
 			op.Keys = make([]string, 0, m)
 			for j := 0; j < m && d.err == nil; j++ {
 				op.Keys = append(op.Keys, d.string())
+			}
+			m = d.count(1)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.Rows = append(op.Rows, d.row())
+			}
+			if d.err == nil && len(op.Rows) != 0 && len(op.Rows) != len(op.Keys) {
+				d.fail("delete expectations do not match its keys")
 			}
 		case OpSetAutoInc:
 			op.AutoInc = d.uvarint()

@@ -27,6 +27,27 @@ func (s *Store) Scan(db, table string, part int) (*Cursor, error) {
 	if err != nil {
 		return nil, err
 	}
+	return t.cursor(part), nil
+}
+
+// ScanTable opens cursors over every partition of a table at one instant,
+// so a scan of the whole table sees each committed command entirely or not
+// at all.
+func (s *Store) ScanTable(db, table string) ([]*Cursor, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Cursor, partitionCount)
+	for i := range out {
+		out[i] = t.cursor(i)
+	}
+	return out, nil
+}
+
+func (t *Table) cursor(part int) *Cursor {
 	p := t.parts[part]
 	c := &Cursor{batches: make([]batchView, len(p.batches))}
 	for i, b := range p.batches {
@@ -47,7 +68,7 @@ func (s *Store) Scan(db, table string, part int) (*Cursor, error) {
 			c.ids = append(c.ids, p.tailIDs[i])
 		}
 	}
-	return c, nil
+	return c
 }
 
 // Next returns the next row and its identity; ok is false at the end.
