@@ -21,6 +21,7 @@ import (
 
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/sqlext"
+	"github.com/sqlearn/sqlearn/udf"
 )
 
 func main() {
@@ -54,6 +55,7 @@ func run(args []string, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	cfg.Logger = log
 	cfg.Replication = replication.DefaultConfig(cfg.DataDir)
+	cfg.Extensions = udf.Extensions
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
