@@ -2,8 +2,9 @@ package udf
 
 import (
 	"errors"
-	"fmt"
-	"strings"
+	"regexp"
+
+	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/dolthub/vitess/go/mysql"
 
@@ -42,11 +43,8 @@ func sqlError(fn string, err error) error {
 	if errors.As(err, &se) {
 		return err
 	}
-	msg := err.Error()
-	for _, p := range []string{"matrix: ", "udf: ", "storage: "} {
-		msg = strings.ReplaceAll(msg, p, "")
-	}
-	msg = fmt.Sprintf("%s: %s", fn, msg)
+	// Package prefixes help a Go caller; a SQL user wants the function.
+	msg := fn + ": " + packagePrefix.ReplaceAllString(err.Error(), "$1")
 	switch {
 	case errors.Is(err, ErrArgumentCount):
 		return mysql.NewSQLError(codeParamCount, "42000", "%s", msg)
@@ -54,12 +52,21 @@ func sqlError(fn string, err error) error {
 		return mysql.NewSQLError(codeFileAccess, "HY000", "%s", msg)
 	case errors.Is(err, matrix.ErrTooLarge):
 		return mysql.NewSQLError(codeTooBig, "HY000", "%s", msg)
+	case sql.ErrTableAlreadyExists.Is(err):
+		return mysql.NewSQLError(mysql.ERTableExists, "42S01", "%s", msg)
+	}
+	// Errors of statements run on the caller's behalf (a missing table,
+	// one that already exists, a denied privilege) keep the engine's code.
+	if se := sql.CastSQLError(err); se.Num != mysql.ERUnknownError {
+		return mysql.NewSQLError(se.Num, se.State, "%s", msg)
 	}
 	// Shape mismatches, singular and non-square inputs, bad JSON, corrupt
 	// blobs, bad Matrix Market files, NULLs inside a query result: all are
 	// bad argument values.
 	return mysql.NewSQLError(codeWrongArguments, "HY000", "%s", msg)
 }
+
+var packagePrefix = regexp.MustCompile(`(^|: )(matrix|udf|storage): `)
 
 // argCountError reports a call with the wrong number of arguments the way
 // MySQL does for its native functions.

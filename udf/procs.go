@@ -204,13 +204,23 @@ func (l *lib) insertAll(ctx *sql.Context, qt string, rows func(emit func(vals ..
 		}
 		stmt = append(stmt, '(')
 		for k, v := range vals {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: row %d holds %v, which a DOUBLE column cannot store", ErrArgument, int64(vals[0]), v)
-			}
 			if k > 0 {
 				stmt = append(stmt, ',')
 			}
-			stmt = strconv.AppendFloat(stmt, v, 'g', -1, 64)
+			switch {
+			case math.IsNaN(v):
+				return fmt.Errorf("%w: row %d holds NaN, which a DOUBLE column cannot store", ErrArgument, int64(vals[0]))
+			case math.IsInf(v, 0):
+				// SQL has no literal for infinity; an overflowing product
+				// is evaluated by the engine to the IEEE value, which
+				// storage keeps as is (Matrix Market files may hold inf).
+				if v < 0 {
+					stmt = append(stmt, '-')
+				}
+				stmt = append(stmt, "(1e308*10)"...)
+			default:
+				stmt = strconv.AppendFloat(stmt, v, 'g', -1, 64)
+			}
 		}
 		stmt = append(stmt, ')')
 		n++
@@ -291,16 +301,24 @@ func (l *lib) importPath(p string) (string, error) {
 	if root, err = filepath.Abs(root); err != nil {
 		return "", fmt.Errorf("%w: %w", ErrImport, err)
 	}
-	full := p
+	outside := func(path string) bool {
+		rel, err := filepath.Rel(root, path)
+		return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel)
+	}
+	full := filepath.Clean(p)
 	if !filepath.IsAbs(p) {
 		full = filepath.Join(root, p)
+	}
+	// Refuse by name first, so a path outside says so whether or not the
+	// file exists; then again after links are resolved.
+	if outside(full) && outside(filepath.Join(dir, p)) {
+		return "", fmt.Errorf("%w: '%s' is outside the import directory", ErrImport, p)
 	}
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
 		return "", fmt.Errorf("%w: '%s': %w", ErrImport, p, errors.Unwrap(err))
 	}
-	rel, err := filepath.Rel(root, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if outside(real) {
 		return "", fmt.Errorf("%w: '%s' is outside the import directory", ErrImport, p)
 	}
 	return real, nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -16,6 +17,9 @@ import (
 	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/storage"
 )
+
+// fastScans counts queries served by the columnar path, for tests.
+var fastScans atomic.Int64
 
 // lib holds what the functions that run SQL need from the server.
 type lib struct {
@@ -48,6 +52,7 @@ type table struct {
 // would give; ORDER BY the primary key gives key order on either path.
 func (l *lib) readQuery(ctx *sql.Context, q string) (*table, error) {
 	if plan, ok := l.plainScan(ctx, q); ok {
+		fastScans.Add(1)
 		// The engine still plans the query, so the caller's privileges,
 		// names and types are checked exactly as for a client's SELECT.
 		if _, err := l.srv.Engine().AnalyzeQuery(l.innerContext(ctx), q); err != nil {
@@ -67,15 +72,10 @@ type scanPlan struct {
 }
 
 // plainScan recognises SELECT c1, c2, ... FROM t [ORDER BY pk [ASC]] over
-// numeric columns of a stored table, read outside an explicit transaction
-// (whose uncommitted rows only the engine's read path merges in).
+// numeric columns of a stored table. Both paths read committed rows only:
+// the query runs in a session of its own (see innerContext), so the
+// caller's uncommitted changes are not part of it either way.
 func (l *lib) plainScan(ctx *sql.Context, q string) (*scanPlan, bool) {
-	if ctx.GetIgnoreAutoCommit() {
-		return nil, false
-	}
-	if ac, err := ctx.GetSessionVariable(ctx, sql.AutoCommitSessionVar); err != nil || !truthy(ac) {
-		return nil, false
-	}
 	stmt, err := sqlparser.Parse(q)
 	if err != nil {
 		return nil, false
@@ -175,22 +175,6 @@ func (l *lib) columnTypes(ctx *sql.Context, db, table string) (map[string]sql.Ty
 		out[strings.ToLower(c.Name)] = c.Type
 	}
 	return out, true
-}
-
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case int8:
-		return x != 0
-	case int32:
-		return x != 0
-	case int64:
-		return x != 0
-	case bool:
-		return x
-	case string:
-		return x == "1" || strings.EqualFold(x, "on")
-	}
-	return false
 }
 
 // scanColumns serves a plainScan from storage's columnar read.
