@@ -196,14 +196,19 @@ func (l *lib) scanColumns(ctx *sql.Context, p *scanPlan) (*table, error) {
 			return fmt.Errorf("%w: the result has more than %d values", matrix.ErrTooLarge, limit)
 		}
 		base := len(t.data)
-		t.data = append(t.data, make([]float64, n*nc)...)
+		if need := base + n*nc; need <= cap(t.data) {
+			t.data = t.data[:need]
+		} else {
+			t.data = append(t.data, make([]float64, n*nc)...)
+		}
 		dst := t.data[base:]
-		// Column by column keeps each read sequential; the strided writes
-		// land in a block small enough (n·nc values) to stay in cache.
-		for k := 0; k < nc; k++ {
-			src := vals[k]
-			for r, v := range src[:n] {
-				dst[r*nc+k] = v
+		// Row by row: the writes are sequential and each of the nc
+		// column streams is read in order, which the prefetcher follows.
+		src := vals[:nc]
+		for r := 0; r < n; r++ {
+			row := dst[r*nc : r*nc+nc]
+			for k := range row {
+				row[k] = src[k][r]
 			}
 		}
 		if p.orderBy >= 0 {
