@@ -22,6 +22,7 @@ import (
 
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/sqlext"
+	"github.com/sqlearn/sqlearn/udf"
 )
 
 func main() {
@@ -75,6 +76,7 @@ func run(args []string, stderr io.Writer) error {
 	cfg.FaultInjection = *faults
 	cfg.Replication.SnapshotThreshold = *snapThreshold
 	cfg.Replication.SnapshotInterval = *snapInterval
+	cfg.Extensions = udf.Extensions
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
