@@ -15,7 +15,8 @@ require (
 	github.com/shopspring/decimal v1.3.1
 	github.com/sirupsen/logrus v1.8.1
 	gonum.org/v1/gonum v0.17.0
-	gonum.org/v1/netlib v0.0.0-20190313105609-8cb42192e0e0
+	gonum.org/v1/netlib v0.0.0-20201012070519-2390d26c3658
+	gorgonia.org/cu v0.9.6
 )
 
 require (

@@ -37,12 +37,7 @@ func (cpuDevice) Gemm(transA, transB bool, m, n, k int, alpha float64, a []float
 	if k == 0 {
 		// BLAS rejects a zero leading dimension, yet an empty inner
 		// product is well defined: C = beta*C.
-		for i := range m {
-			row := c[i*ldc : i*ldc+n]
-			for j := range row {
-				row[j] *= beta
-			}
-		}
+		scaleRows(m, n, beta, c, ldc)
 		return
 	}
 	blas64.Implementation().Dgemm(transpose(transA), transpose(transB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
