@@ -22,7 +22,7 @@ endif
 TEST_PACKAGES := mariadb-client python3-pymysql libopenblas-dev python3-numpy \
 	python3-scipy python3-sklearn python3-networkx
 
-.PHONY: run build deps test test-race vet bench clean
+.PHONY: run build deps test test-race vet vet-cuda cuda-deps bench clean
 
 build:
 	$(GO) build -tags '$(TAGS)' -o bin/sqlearn ./cmd/sqlearn
@@ -46,7 +46,7 @@ vet:
 
 # test re-runs make so the OpenBLAS detection sees packages deps installed.
 test: deps
-	$(MAKE) --no-print-directory vet test-all test-race
+	$(MAKE) --no-print-directory vet vet-cuda test-all test-race
 
 .PHONY: test-all
 test-all:
@@ -55,6 +55,17 @@ test-all:
 # The packages with concurrency run again under the race detector.
 test-race:
 	SQLEARN_DATASETS=$(DATASETS) $(GO) test -race -count=1 -timeout 30m ./storage ./replication ./sqlext
+
+# cuda-deps installs Debian's CUDA 11.8 headers and libraries (needs root).
+cuda-deps:
+	if [ "$$(id -u)" = 0 ]; then gpu/install-cuda-dev.sh; else sudo gpu/install-cuda-dev.sh; fi
+
+# vet-cuda compiles, vets and tests the CUDA device when the headers exist
+# (its GPU tests skip without a device).
+vet-cuda:
+	@if test -e /usr/include/cuda.h; then \
+		$(GO) vet -tags 'cuda $(TAGS)' ./gpu && $(GO) test -count=1 -tags 'cuda $(TAGS)' ./gpu; \
+	else echo "vet-cuda: no /usr/include/cuda.h (make cuda-deps); skipped"; fi
 
 bench:
 	bench/sysbench.sh

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sqlearn/sqlearn/gpu"
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/udf"
@@ -90,6 +91,8 @@ func run(args []string, stderr io.Writer) error {
 	log.Info("sqlearn ready", "addr", srv.Addr().String(), "data_dir", cfg.DataDir, "version", sqlext.Version,
 		"node_id", cfg.Replication.NodeID, "raft_addr", cfg.Replication.RaftAddr,
 		"applied_index", srv.Node().AppliedIndex(), "startup", time.Since(start).Round(time.Millisecond))
+	devices := gpu.Discover()
+	log.Info("devices", "blas", gpu.BLASName(), "gpu", devices.GPU != nil, "gpu_detail", devices.Reason)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve() }()
 	select {
