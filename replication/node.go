@@ -169,9 +169,14 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 	rc.HeartbeatTimeout = 500 * time.Millisecond
 	rc.ElectionTimeout = 500 * time.Millisecond
 	rc.LeaderLeaseTimeout = 250 * time.Millisecond
+	// A single node's routine self-election is not worth a warning.
+	level := hclog.Warn
+	if cfg.RaftAddr == "" {
+		level = hclog.Error
+	}
 	rc.Logger = hclog.New(&hclog.LoggerOptions{
 		Name:   "raft",
-		Level:  hclog.Warn,
+		Level:  level,
 		Output: &slogWriter{log: cfg.Logger},
 	})
 
