@@ -14,6 +14,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"strings"
@@ -55,6 +58,7 @@ func run(args []string, stderr io.Writer) error {
 	join := fs.String("join", "", "comma-separated Raft addresses of existing members to join through; empty starts a new cluster on first start")
 	nonVoter := fs.Bool("non-voter", false, "join as a non-voting member")
 	faults := fs.Bool("enable-fault-injection", false, "enable sys.RAFT_ISOLATE for fault tests")
+	pprofAddr := fs.String("pprof-addr", "", "serve Go's runtime profiles over HTTP on this address (for diagnosis)")
 	snapThreshold := fs.Uint64("raft-snapshot-threshold", 8192, "log entries between snapshots")
 	snapInterval := fs.Duration("raft-snapshot-interval", 30*time.Second, "how often to check whether a snapshot is due")
 	if err := fs.Parse(args); err != nil {
@@ -78,6 +82,14 @@ func run(args []string, stderr io.Writer) error {
 	cfg.Replication.SnapshotThreshold = *snapThreshold
 	cfg.Replication.SnapshotInterval = *snapInterval
 	cfg.Extensions = udf.Extensions
+
+	if *pprofAddr != "" {
+		ln, err := net.Listen("tcp", *pprofAddr)
+		if err != nil {
+			return fmt.Errorf("--pprof-addr: %w", err)
+		}
+		go http.Serve(ln, nil)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
