@@ -172,7 +172,7 @@ def als(u_tr, i_tr, r_tr, rank, lam, iters, seed):
 
 
 def run(spec):
-    alg, task, prm = spec["algorithm"], spec["task"], spec.get("params", {})
+    alg, task, prm = spec["algorithm"], spec["task"], spec.get("params") or {}
     train, test = np.array(spec["train"], dtype=int), np.array(spec["test"], dtype=int)
     seed = int(prm.get("seed", 0))
     out = {"fit_seconds": []}
