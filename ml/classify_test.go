@@ -95,3 +95,12 @@ func TestLogisticMatchesSklearn(t *testing.T) {
 	}
 	runClassCases(t, cases)
 }
+
+func TestNaiveBayesMatchesSklearn(t *testing.T) {
+	nb := ml.Options{Algorithm: ml.NaiveBayes}
+	var cases []classCase
+	for _, data := range []string{"iris", "breast_cancer", "wine", "digits", "adult", "higgs-train"} {
+		cases = append(cases, classCase{data: data, opts: nb, margin: 0.005})
+	}
+	runClassCases(t, cases)
+}

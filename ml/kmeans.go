@@ -147,54 +147,93 @@ func sampleByWeight(w []float64, total float64, rng *rand.Rand) int {
 
 // lloyd alternates assignment and centre update until the total squared
 // centre shift falls to tol or MaxIter passes, then assigns once more so
-// the reported inertia belongs to the final centres.
+// the reported inertia belongs to the final centres. Assignment uses
+// Hamerly's bounds: each row keeps an upper bound on the distance to its
+// centre and a lower bound on the distance to any other, both moved by how
+// far centres moved, and is rescanned only when the bounds overlap. The
+// result is exactly Lloyd's; late iterations touch few rows.
 func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol float64, o Options, iter *int) (*KMeansModel, error) {
-	workers := o.workers()
+	workers := min(o.workers(), n)
+	assign := make([]int, n)
+	upper := make([]float64, n)
+	lower := make([]float64, n)
 	sums := make([][]float64, workers)
 	counts := make([][]float64, workers)
-	inert := make([]float64, workers)
 	far := make([]int, workers)
-	assign := func() float64 {
+	for w := range sums {
+		sums[w], counts[w] = make([]float64, k*p), make([]float64, k)
+	}
+	half := make([]float64, k) // half the distance to the nearest other centre
+	moved := make([]float64, k)
+	scan := func(xi []float64) (best int, d1, d2 float64) {
+		d1, d2 = math.Inf(1), math.Inf(1)
+		for c := 0; c < k; c++ {
+			d := sqDist(xi, centers[c*p:(c+1)*p])
+			if d < d1 {
+				best, d1, d2 = c, d, d1
+			} else if d < d2 {
+				d2 = d
+			}
+		}
+		return best, math.Sqrt(d1), math.Sqrt(d2)
+	}
+	first := true
+	step := func() {
+		for c := 0; c < k; c++ {
+			half[c] = math.Inf(1)
+			for c2 := 0; c2 < k; c2++ {
+				if c2 != c {
+					half[c] = min(half[c], math.Sqrt(sqDist(centers[c*p:(c+1)*p], centers[c2*p:(c2+1)*p]))/2)
+				}
+			}
+		}
 		forWorkers(workers, n, func(w, lo, hi int) {
-			s, c := make([]float64, k*p), make([]float64, k)
-			var in, farD float64
-			farI := lo
+			s, cnt := sums[w], counts[w]
+			clear(s)
+			clear(cnt)
+			var farD float64
+			far[w] = lo
 			for i := lo; i < hi; i++ {
 				xi := x[i*p : (i+1)*p]
-				b, dist := nearestCenter(xi, centers, k, p)
-				in += dist
-				if dist > farD {
-					farD, farI = dist, i
+				if first {
+					assign[i], upper[i], lower[i] = scan(xi)
+				} else if bound := max(half[assign[i]], lower[i]); upper[i] > bound {
+					upper[i] = math.Sqrt(sqDist(xi, centers[assign[i]*p:(assign[i]+1)*p]))
+					if upper[i] > bound {
+						assign[i], upper[i], lower[i] = scan(xi)
+					}
 				}
-				c[b]++
+				if upper[i] > farD {
+					farD, far[w] = upper[i], i
+				}
+				b := assign[i]
+				cnt[b]++
 				sb := s[b*p : (b+1)*p]
 				for j, v := range xi {
 					sb[j] += v
 				}
 			}
-			sums[w], counts[w], inert[w], far[w] = s, c, in, farI
 		})
-		var total float64
-		for w := range inert {
-			total += inert[w]
-		}
-		return total
+		first = false
 	}
 	km := &KMeansModel{K: k, Dim: p, Centers: centers}
+	next := make([]float64, k*p)
+	cnt := make([]float64, k)
 	for it := 0; it < o.MaxIter; it++ {
-		inertia := assign()
-		next := make([]float64, k*p)
-		cnt := make([]float64, k)
+		step()
+		clear(next)
+		clear(cnt)
 		for w := range sums {
-			if sums[w] == nil {
-				continue
-			}
 			for i, v := range sums[w] {
 				next[i] += v
 			}
 			for c, v := range counts[w] {
 				cnt[c] += v
 			}
+		}
+		var maxMove, shift, approx float64
+		for i := 0; i < n; i++ {
+			approx += upper[i] * upper[i]
 		}
 		for c := 0; c < k; c++ {
 			nc := next[c*p : (c+1)*p]
@@ -203,23 +242,49 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 				// vanishing, so the model keeps k centres.
 				f := far[it%len(far)]
 				copy(nc, x[f*p:(f+1)*p])
-				continue
+			} else {
+				for j := range nc {
+					nc[j] /= cnt[c]
+				}
 			}
-			for j := range nc {
-				nc[j] /= cnt[c]
-			}
+			d2 := sqDist(nc, centers[c*p:(c+1)*p])
+			shift += d2
+			moved[c] = math.Sqrt(d2)
+			maxMove = max(maxMove, moved[c])
 		}
-		shift := sqDist(next, centers)
 		copy(centers, next)
+		for i := 0; i < n; i++ {
+			upper[i] += moved[assign[i]]
+			lower[i] -= maxMove
+		}
 		*iter++
 		km.Iter = it + 1
-		if err := o.report(ctx, Progress{Iteration: *iter, MaxIterations: o.MaxIter * o.NInit, Loss: inertia, Rows: int64(*iter) * int64(n)}); err != nil {
+		// The loss reported mid-run is the bound-based inertia of the
+		// previous centres: exact rows plus upper bounds for skipped ones.
+		if err := o.report(ctx, Progress{Iteration: *iter, MaxIterations: o.MaxIter * o.NInit, Loss: approx, Rows: int64(*iter) * int64(n)}); err != nil {
 			return nil, err
 		}
 		if shift <= tol {
 			break
 		}
 	}
-	km.Inertia = assign()
+	km.Inertia = exactInertia(x, n, p, k, centers, workers)
 	return km, nil
+}
+
+func exactInertia(x []float64, n, p, k int, centers []float64, workers int) float64 {
+	part := make([]float64, workers)
+	forWorkers(workers, n, func(w, lo, hi int) {
+		var s float64
+		for i := lo; i < hi; i++ {
+			_, d := nearestCenter(x[i*p:(i+1)*p], centers, k, p)
+			s += d
+		}
+		part[w] = s
+	})
+	var s float64
+	for _, v := range part {
+		s += v
+	}
+	return s
 }
