@@ -147,7 +147,8 @@ type Options struct {
 	MaxDepth        int
 	MinSamplesSplit int // 2
 	MinSamplesLeaf  int // 1
-	// MaxBins is the number of histogram bins per feature (255).
+	// MaxBins caps the histogram bins per feature (65535); columns with
+	// more distinct values are binned by quantiles.
 	MaxBins int
 
 	LearningRate float64 // 0.1
@@ -208,7 +209,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.MinSamplesSplit = orInt(o.MinSamplesSplit, 2)
 	o.MinSamplesLeaf = orInt(o.MinSamplesLeaf, 1)
-	o.MaxBins = orInt(o.MaxBins, 255)
+	o.MaxBins = orInt(o.MaxBins, 65535)
 	o.LearningRate = orFloat(o.LearningRate, 0.1)
 	o.NEstimators = orInt(o.NEstimators, 100)
 	if o.UserColumn == "" {
@@ -241,7 +242,7 @@ func (o Options) withDefaults() (Options, error) {
 		return o, bad("min_samples_split", o.MinSamplesSplit)
 	case o.MinSamplesLeaf < 1:
 		return o, bad("min_samples_leaf", o.MinSamplesLeaf)
-	case o.MaxBins < 2 || o.MaxBins > 255:
+	case o.MaxBins < 2 || o.MaxBins > 65535:
 		return o, bad("max_bins", o.MaxBins)
 	case o.LearningRate <= 0:
 		return o, bad("learning_rate", o.LearningRate)

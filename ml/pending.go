@@ -2,9 +2,6 @@ package ml
 
 import "context"
 
-func trainTrees(ctx context.Context, m *Model, d *Dataset, o Options) error {
-	return errorf(ErrUnknownAlgorithm, "%s is not implemented yet", o.Algorithm)
-}
 func trainALS(ctx context.Context, m *Model, d *Dataset, o Options) error {
 	return errorf(ErrUnknownAlgorithm, "%s is not implemented yet", o.Algorithm)
 }
