@@ -101,11 +101,12 @@ func Load(name string) (*ml.Dataset, error) {
 	case "higgs-test":
 		return delimited(tab("higgs-500.test.tsv"), "\t", false, 0, nil, nil)
 	case "movielens":
-		d, err := delimited(filepath.Join(dir, "movielens-small", "ratings.csv"), ",", true, 2, []string{"user", "item", "rating", "timestamp"}, nil)
+		d, err := delimited(filepath.Join(dir, "movielens-small", "ratings.csv"), ",", true, 2, nil, nil)
 		if err != nil {
 			return nil, err
 		}
 		d.Features = d.Features[:2]
+		d.Features[0].Name, d.Features[1].Name, d.Target.Name = "user", "item", "rating"
 		return d, nil
 	}
 	return nil, fmt.Errorf("%w: %q", ErrUnknown, name)
@@ -139,7 +140,7 @@ func sklearnCSV(path string) (*ml.Dataset, error) {
 
 // delimited reads a separated text file. target is the target column's
 // index (-1: last, -2: none); header says whether line one names columns
-// (it overrides names); cats marks text columns. Empty numeric fields are
+// (they override names); cats marks text columns. Empty numeric fields are
 // NULL.
 func delimited(path, sep string, header bool, target int, names []string, cats map[int]bool) (*ml.Dataset, error) {
 	skip := 0

@@ -157,10 +157,16 @@ def als(u_tr, i_tr, r_tr, rank, lam, iters, seed):
     U = np.zeros((nu, rank))
 
     def solve(rows, cols, n_rows, F):
+        # Sum each row's outer products with a sort and reduceat, which is
+        # far faster than np.add.at on ~10^5 ratings.
+        order = np.argsort(rows, kind="stable")
+        rs, Fc, rcs = rows[order], F[cols[order]], rc[order]
+        starts = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]])
+        present = rs[starts]
         A = np.zeros((n_rows, rank, rank))
-        np.add.at(A, rows, F[cols][:, :, None] * F[cols][:, None, :])
         b = np.zeros((n_rows, rank))
-        np.add.at(b, rows, F[cols] * rc[:, None])
+        A[present] = np.add.reduceat(Fc[:, :, None] * Fc[:, None, :], starts, axis=0)
+        b[present] = np.add.reduceat(Fc * rcs[:, None], starts, axis=0)
         cnt = np.bincount(rows, minlength=n_rows).astype(float)
         A += lam * np.maximum(cnt, 1)[:, None, None] * np.eye(rank)[None]
         return np.linalg.solve(A, b[:, :, None])[:, :, 0]
