@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -274,6 +275,18 @@ func forWorkers(workers, n int, fn func(w, lo, hi int)) {
 	wg.Wait()
 }
 
+// algorithmTasks lists the tasks each algorithm can learn.
+var algorithmTasks = map[Algorithm][]Task{
+	LinearRegression:   {Regression},
+	Ridge:              {Regression},
+	LogisticRegression: {Classification},
+	KMeans:             {Clustering},
+	NaiveBayes:         {Classification},
+	DecisionTree:       {Classification, Regression},
+	GradientBoosting:   {Classification, Regression},
+	ALS:                {Recommendation},
+}
+
 // Train fits a model on d. opts.Algorithm is required; opts.Task defaults
 // to the algorithm's natural task where it has only one.
 func Train(ctx context.Context, d *Dataset, opts Options) (*Model, error) {
@@ -293,24 +306,11 @@ func Train(ctx context.Context, d *Dataset, opts Options) (*Model, error) {
 			KMeans: Clustering, NaiveBayes: Classification, ALS: Recommendation,
 		}[o.Algorithm]
 	}
-	allowed := map[Algorithm][]Task{
-		LinearRegression:   {Regression},
-		Ridge:              {Regression},
-		LogisticRegression: {Classification},
-		KMeans:             {Clustering},
-		NaiveBayes:         {Classification},
-		DecisionTree:       {Classification, Regression},
-		GradientBoosting:   {Classification, Regression},
-		ALS:                {Recommendation},
-	}[o.Algorithm]
+	allowed := algorithmTasks[o.Algorithm]
 	if allowed == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownAlgorithm, o.Algorithm)
 	}
-	ok := false
-	for _, t := range allowed {
-		ok = ok || t == o.Task
-	}
-	if !ok {
+	if !slices.Contains(allowed, o.Task) {
 		return nil, fmt.Errorf("%w: algorithm %s does not do task %v", ErrBadOption, o.Algorithm, o.Task)
 	}
 	if o.Task != Clustering && d.Target == nil {
