@@ -47,6 +47,11 @@ func (l *Logistic) predict(x, out []float64) {
 // value and gradient separately, so the last pair is cached by location.
 type logisticObjective struct {
 	x       []float64
+	// Rows as sparse (column, value) lists when most entries are zero, as
+	// one-hot encoded categories make them; nil means use x densely.
+	start []int
+	col   []int32
+	val   []float64
 	y       []int
 	n, p    int
 	rows    int // weight rows: 1 for binary, k for multinomial
@@ -73,11 +78,21 @@ func (o *logisticObjective) eval(theta []float64) {
 		var loss float64
 		for i := lo; i < hi; i++ {
 			xi := o.x[i*o.p : (i+1)*o.p]
+			var cols []int32
+			if o.start != nil {
+				cols, xi = o.col[o.start[i]:o.start[i+1]], o.val[o.start[i]:o.start[i+1]]
+			}
 			for r := 0; r < o.rows; r++ {
 				wr := theta[r*stride : r*stride+o.p]
 				s := theta[r*stride+o.p]
-				for j, v := range xi {
-					s += wr[j] * v
+				if cols != nil {
+					for t, j := range cols {
+						s += wr[j] * xi[t]
+					}
+				} else {
+					for j, v := range xi {
+						s += wr[j] * v
+					}
 				}
 				z[r] = s
 			}
@@ -114,8 +129,14 @@ func (o *logisticObjective) eval(theta []float64) {
 					continue
 				}
 				gr := g[r*stride : (r+1)*stride]
-				for j, v := range xi {
-					gr[j] += d * v
+				if cols != nil {
+					for t, j := range cols {
+						gr[j] += d * xi[t]
+					}
+				} else {
+					for j, v := range xi {
+						gr[j] += d * v
+					}
 				}
 				gr[o.p] += d
 			}
@@ -144,6 +165,32 @@ func (o *logisticObjective) eval(theta []float64) {
 	}
 	o.lastX = append(o.lastX[:0], theta...)
 	o.lastF, o.lastGrad = f, grad
+}
+
+// sparsify switches to row lists when fewer than a third of the entries
+// are non-zero; the gradient pass then costs what the data holds.
+func (o *logisticObjective) sparsify() {
+	nnz := 0
+	for _, v := range o.x {
+		if v != 0 {
+			nnz++
+		}
+	}
+	if nnz*3 > len(o.x) {
+		return
+	}
+	o.start = make([]int, o.n+1)
+	o.col = make([]int32, 0, nnz)
+	o.val = make([]float64, 0, nnz)
+	for i := 0; i < o.n; i++ {
+		for j, v := range o.x[i*o.p : (i+1)*o.p] {
+			if v != 0 {
+				o.col = append(o.col, int32(j))
+				o.val = append(o.val, v)
+			}
+		}
+		o.start[i+1] = len(o.col)
+	}
 }
 
 // progressRecorder turns gonum's iteration callbacks into Progress
@@ -190,6 +237,7 @@ func trainLogistic(ctx context.Context, m *Model, d *Dataset, o Options) error {
 	}
 	obj := &logisticObjective{x: x, y: y, n: n, p: p, rows: rows,
 		penalty: 1 / (o.C * float64(n)), workers: o.workers()}
+	obj.sparsify()
 	problem := optimize.Problem{
 		Func: func(t []float64) float64 { obj.eval(t); return obj.lastF },
 		Grad: func(g, t []float64) { obj.eval(t); copy(g, obj.lastGrad) },
