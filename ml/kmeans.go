@@ -1,0 +1,290 @@
+package ml
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+)
+
+// KMeansModel holds the fitted centres (K × Dim, row-major, in the encoded
+// space: standardised numerics, one-hot categories) and the training
+// inertia of the best of the NInit runs.
+type KMeansModel struct {
+	K, Dim  int
+	Centers []float64
+	Inertia float64
+	Iter    int
+}
+
+var _ estimator = (*KMeansModel)(nil)
+
+func (km *KMeansModel) outputs() int { return 1 }
+
+func (km *KMeansModel) predict(x, out []float64) {
+	c, _ := km.nearest(x)
+	out[0] = float64(c)
+}
+
+// nearest returns the closest centre and the squared distance to it.
+func (km *KMeansModel) nearest(x []float64) (int, float64) {
+	return nearestCenter(x, km.Centers, km.K, km.Dim)
+}
+
+func nearestCenter(x, centers []float64, k, p int) (int, float64) {
+	best, bestD := 0, math.Inf(1)
+	for c := 0; c < k; c++ {
+		d := sqDist(x, centers[c*p:(c+1)*p])
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best, bestD
+}
+
+func sqDist(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		d := a[i] - b[i]
+		s += d * d
+	}
+	return s
+}
+
+// trainKMeans runs Lloyd's algorithm from NInit k-means++ starts and keeps
+// the lowest inertia, as scikit-learn's KMeans does. Numeric features are
+// standardised because Euclidean distance would otherwise be dominated by
+// whichever column has the largest unit.
+func trainKMeans(ctx context.Context, m *Model, d *Dataset, o Options) error {
+	x, n, p, err := m.prepare(d, oneHot, true, false, o)
+	if err != nil {
+		return err
+	}
+	if o.K > n {
+		return errorf(ErrBadOption, "n_clusters = %d exceeds the %d rows", o.K, n)
+	}
+	// scikit-learn scales tol by the mean per-feature variance so the
+	// stopping rule does not depend on the data's units.
+	var meanVar float64
+	for j := 0; j < p; j++ {
+		var s, ss float64
+		for i := 0; i < n; i++ {
+			v := x[i*p+j]
+			s += v
+			ss += v * v
+		}
+		mu := s / float64(n)
+		meanVar += ss/float64(n) - mu*mu
+	}
+	tol := o.Tol * meanVar / float64(p)
+	rng := rand.New(rand.NewPCG(o.Seed, 0x6b6d65616e73))
+	var best *KMeansModel
+	iter := 0
+	for run := 0; run < o.NInit; run++ {
+		centers := kmeansPlusPlus(x, n, p, o.K, rng)
+		km, err := lloyd(ctx, x, n, p, o.K, centers, tol, o, &iter)
+		if err != nil {
+			return err
+		}
+		if best == nil || km.Inertia < best.Inertia {
+			best = km
+		}
+	}
+	m.est = best
+	return nil
+}
+
+// kmeansPlusPlus picks k starting centres by greedy k-means++: each new
+// centre is the best, by resulting potential, of 2+ln(k) candidates drawn
+// with probability proportional to squared distance.
+func kmeansPlusPlus(x []float64, n, p, k int, rng *rand.Rand) []float64 {
+	centers := make([]float64, 0, k*p)
+	first := rng.IntN(n)
+	centers = append(centers, x[first*p:(first+1)*p]...)
+	closest := make([]float64, n)
+	var pot float64
+	for i := 0; i < n; i++ {
+		closest[i] = sqDist(x[i*p:(i+1)*p], centers)
+		pot += closest[i]
+	}
+	trials := 2 + int(math.Log(float64(k)))
+	cand := make([]float64, n)
+	bestD := make([]float64, n)
+	for c := 1; c < k; c++ {
+		bestPot, bestIdx := math.Inf(1), -1
+		for t := 0; t < trials; t++ {
+			idx := sampleByWeight(closest, pot, rng)
+			cx := x[idx*p : (idx+1)*p]
+			var cp float64
+			for i := 0; i < n; i++ {
+				cand[i] = min(closest[i], sqDist(x[i*p:(i+1)*p], cx))
+				cp += cand[i]
+			}
+			if cp < bestPot {
+				bestPot, bestIdx = cp, idx
+				copy(bestD, cand)
+			}
+		}
+		centers = append(centers, x[bestIdx*p:(bestIdx+1)*p]...)
+		copy(closest, bestD)
+		pot = bestPot
+	}
+	return centers
+}
+
+func sampleByWeight(w []float64, total float64, rng *rand.Rand) int {
+	if total <= 0 {
+		return rng.IntN(len(w))
+	}
+	r := rng.Float64() * total
+	for i, v := range w {
+		r -= v
+		if r < 0 {
+			return i
+		}
+	}
+	return len(w) - 1
+}
+
+// lloyd alternates assignment and centre update until the total squared
+// centre shift falls to tol or MaxIter passes, then assigns once more so
+// the reported inertia belongs to the final centres. Assignment uses
+// Hamerly's bounds: each row keeps an upper bound on the distance to its
+// centre and a lower bound on the distance to any other, both moved by how
+// far centres moved, and is rescanned only when the bounds overlap. The
+// result is exactly Lloyd's; late iterations touch few rows.
+func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol float64, o Options, iter *int) (*KMeansModel, error) {
+	workers := min(o.workers(), n)
+	assign := make([]int, n)
+	upper := make([]float64, n)
+	lower := make([]float64, n)
+	sums := make([][]float64, workers)
+	counts := make([][]float64, workers)
+	far := make([]int, workers)
+	for w := range sums {
+		sums[w], counts[w] = make([]float64, k*p), make([]float64, k)
+	}
+	half := make([]float64, k) // half the distance to the nearest other centre
+	moved := make([]float64, k)
+	scan := func(xi []float64) (best int, d1, d2 float64) {
+		d1, d2 = math.Inf(1), math.Inf(1)
+		for c := 0; c < k; c++ {
+			d := sqDist(xi, centers[c*p:(c+1)*p])
+			if d < d1 {
+				best, d1, d2 = c, d, d1
+			} else if d < d2 {
+				d2 = d
+			}
+		}
+		return best, math.Sqrt(d1), math.Sqrt(d2)
+	}
+	first := true
+	step := func() {
+		for c := 0; c < k; c++ {
+			half[c] = math.Inf(1)
+			for c2 := 0; c2 < k; c2++ {
+				if c2 != c {
+					half[c] = min(half[c], math.Sqrt(sqDist(centers[c*p:(c+1)*p], centers[c2*p:(c2+1)*p]))/2)
+				}
+			}
+		}
+		forWorkers(workers, n, func(w, lo, hi int) {
+			s, cnt := sums[w], counts[w]
+			clear(s)
+			clear(cnt)
+			var farD float64
+			far[w] = lo
+			for i := lo; i < hi; i++ {
+				xi := x[i*p : (i+1)*p]
+				if first {
+					assign[i], upper[i], lower[i] = scan(xi)
+				} else if bound := max(half[assign[i]], lower[i]); upper[i] > bound {
+					upper[i] = math.Sqrt(sqDist(xi, centers[assign[i]*p:(assign[i]+1)*p]))
+					if upper[i] > bound {
+						assign[i], upper[i], lower[i] = scan(xi)
+					}
+				}
+				if upper[i] > farD {
+					farD, far[w] = upper[i], i
+				}
+				b := assign[i]
+				cnt[b]++
+				sb := s[b*p : (b+1)*p]
+				for j, v := range xi {
+					sb[j] += v
+				}
+			}
+		})
+		first = false
+	}
+	km := &KMeansModel{K: k, Dim: p, Centers: centers}
+	next := make([]float64, k*p)
+	cnt := make([]float64, k)
+	for it := 0; it < o.MaxIter; it++ {
+		step()
+		clear(next)
+		clear(cnt)
+		for w := range sums {
+			for i, v := range sums[w] {
+				next[i] += v
+			}
+			for c, v := range counts[w] {
+				cnt[c] += v
+			}
+		}
+		var maxMove, shift, approx float64
+		for i := 0; i < n; i++ {
+			approx += upper[i] * upper[i]
+		}
+		for c := 0; c < k; c++ {
+			nc := next[c*p : (c+1)*p]
+			if cnt[c] == 0 {
+				// An empty cluster restarts at a far point rather than
+				// vanishing, so the model keeps k centres.
+				f := far[it%len(far)]
+				copy(nc, x[f*p:(f+1)*p])
+			} else {
+				for j := range nc {
+					nc[j] /= cnt[c]
+				}
+			}
+			d2 := sqDist(nc, centers[c*p:(c+1)*p])
+			shift += d2
+			moved[c] = math.Sqrt(d2)
+			maxMove = max(maxMove, moved[c])
+		}
+		copy(centers, next)
+		for i := 0; i < n; i++ {
+			upper[i] += moved[assign[i]]
+			lower[i] -= maxMove
+		}
+		*iter++
+		km.Iter = it + 1
+		// The loss reported mid-run is the bound-based inertia of the
+		// previous centres: exact rows plus upper bounds for skipped ones.
+		if err := o.report(ctx, Progress{Iteration: *iter, MaxIterations: o.MaxIter * o.NInit, Loss: approx, Rows: int64(*iter) * int64(n)}); err != nil {
+			return nil, err
+		}
+		if shift <= tol {
+			break
+		}
+	}
+	km.Inertia = exactInertia(x, n, p, k, centers, workers)
+	return km, nil
+}
+
+func exactInertia(x []float64, n, p, k int, centers []float64, workers int) float64 {
+	part := make([]float64, workers)
+	forWorkers(workers, n, func(w, lo, hi int) {
+		var s float64
+		for i := lo; i < hi; i++ {
+			_, d := nearestCenter(x[i*p:(i+1)*p], centers, k, p)
+			s += d
+		}
+		part[w] = s
+	})
+	var s float64
+	for _, v := range part {
+		s += v
+	}
+	return s
+}
