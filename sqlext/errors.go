@@ -100,7 +100,8 @@ func sqlError(err error) error {
 // only, logged with its stack.
 type errorHandler struct {
 	mysql.Handler
-	log *slog.Logger
+	log  *slog.Logger
+	fast *fastPath
 }
 
 func (h *errorHandler) recovered(err *error) {
@@ -113,12 +114,29 @@ func (h *errorHandler) recovered(err *error) {
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
 	defer h.recovered(&err)
+	if h.fast != nil {
+		if res, ok := h.fast.try(ctx, c, query, nil); ok {
+			return cb(res, false)
+		}
+	}
 	return h.Handler.ComQuery(ctx, c, query, cb)
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
 	defer h.recovered(&err)
+	if h.fast != nil {
+		if res, ok := h.fast.try(ctx, c, query, nil); ok {
+			return "", cb(res, false)
+		}
+	}
 	return h.Handler.ComMultiQuery(ctx, c, query, cb)
+}
+
+func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
+	if h.fast != nil {
+		h.fast.p.forgetSession(c.ConnectionID)
+	}
+	h.Handler.ConnectionClosed(c)
 }
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
@@ -128,6 +146,11 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer h.recovered(&err)
+	if h.fast != nil {
+		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {
+			return cb(res)
+		}
+	}
 	return h.Handler.ComStmtExecute(ctx, c, p, cb)
 }
 

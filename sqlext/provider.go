@@ -30,6 +30,23 @@ type Provider struct {
 	functions  map[string]sql.Function
 	procedures *sql.ExternalStoredProcedureRegistry
 	system     map[string]*SystemTable
+
+	sessions struct {
+		sync.Mutex
+		byConn map[uint32]*Session
+	}
+}
+
+func (p *Provider) session(conn uint32) *Session {
+	p.sessions.Lock()
+	defer p.sessions.Unlock()
+	return p.sessions.byConn[conn]
+}
+
+func (p *Provider) forgetSession(conn uint32) {
+	p.sessions.Lock()
+	delete(p.sessions.byConn, conn)
+	p.sessions.Unlock()
 }
 
 var (

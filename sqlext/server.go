@@ -78,7 +78,11 @@ type Server struct {
 	log    *slog.Logger
 	users  *usersPersister
 	done   chan struct{}
+	fast   *fastPath
 }
+
+// FastPathHits counts the point selects answered without the planner.
+func (s *Server) FastPathHits() int64 { return s.fast.hits.Load() }
 
 // stateMachine applies log commands to storage. When users or grants
 // change it pokes usersChanged, so every node's authentication follows the
@@ -183,7 +187,10 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.RootPassword == "" {
 		scfg.Listener = loopbackOnly{Listener: scfg.Listener, log: s.log}
 	}
-	wrap := func(h mysql.Handler) (mysql.Handler, error) { return &errorHandler{Handler: h, log: s.log}, nil }
+	s.fast = &fastPath{p: s.prov, mysqlDB: s.engine.Analyzer.Catalog.MySQLDb}
+	wrap := func(h mysql.Handler) (mysql.Handler, error) {
+		return &errorHandler{Handler: h, log: s.log, fast: s.fast}, nil
+	}
 	s.mysql, err = server.NewServerWithHandler(scfg, s.engine, sql.NewContext, s.prov.SessionBuilder, nil, wrap)
 	if err != nil {
 		node.Close()

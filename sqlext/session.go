@@ -30,7 +30,14 @@ func (p *Provider) SessionBuilder(ctx context.Context, conn *mysql.Conn, addr st
 		host, user = u.Host, u.User
 	}
 	client := sql.Client{Address: host, User: user, Capabilities: conn.Capabilities}
-	return p.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID)), nil
+	s := p.NewSession(sql.NewBaseSessionWithClientServer(addr, client, conn.ConnectionID))
+	p.sessions.Lock()
+	if p.sessions.byConn == nil {
+		p.sessions.byConn = make(map[uint32]*Session)
+	}
+	p.sessions.byConn[conn.ConnectionID] = s
+	p.sessions.Unlock()
+	return s, nil
 }
 
 func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteristic) (sql.Transaction, error) {
