@@ -46,12 +46,12 @@ func (l *Logistic) predict(x, out []float64) {
 // in one pass over the rows, split across workers; gonum asks for the
 // value and gradient separately, so the last pair is cached by location.
 type logisticObjective struct {
-	x       []float64
+	x []float64
 	// Rows as sparse (column, value) lists when most entries are zero, as
 	// one-hot encoded categories make them; nil means use x densely.
-	start []int
-	col   []int32
-	val   []float64
+	start   []int
+	col     []int32
+	val     []float64
 	y       []int
 	n, p    int
 	rows    int // weight rows: 1 for binary, k for multinomial
