@@ -80,8 +80,10 @@ func (l *lexer) advance(n int) {
 	}
 }
 
-func isLetter(c byte) bool { return c == '_' || c == '.' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool {
+	return c == '_' || c == '.' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // threeOrTwo lists the operators longer than one byte, longest first.
 var multiOps = []string{"%*%", "<-", "==", "!=", "<=", ">=", "&&", "||"}
