@@ -50,6 +50,7 @@ type interp struct {
 	exprs    map[lang.Expr]*pnode
 	active   []*unitPlan // planned loops, innermost last
 	segPlans map[*segment]*unitPlan
+	loops    map[lang.Stmt]*unitPlan // last plan of each loop, reused while its shapes hold
 	units    []*unitPlan // every unit planned, in order, for EXPLAIN
 	last     *matrix.Matrix
 	lastStmt lang.Stmt
@@ -62,7 +63,7 @@ func newInterp(ctx context.Context, env Env, opts Options, mode runMode) (*inter
 		vars: map[string]*matrix.Matrix{}, hoisted: map[*pnode]*matrix.Matrix{},
 		tcache: map[string]tcached{}, groups: map[lang.Stmt][]item{},
 		lowered: map[lang.Stmt]*planStmt{}, exprs: map[lang.Expr]*pnode{},
-		segPlans: map[*segment]*unitPlan{}}
+		segPlans: map[*segment]*unitPlan{}, loops: map[lang.Stmt]*unitPlan{}}
 	if opts.WhileIterations <= 0 {
 		in.opts.WhileIterations = DefaultOptions().WhileIterations
 	}
@@ -320,9 +321,15 @@ type forRange struct {
 func (in *interp) loop(s lang.Stmt, body []lang.Stmt, fr *forRange, next func() (bool, error)) error {
 	var unit *unitPlan
 	if in.opts.RedundancyElimination || in.mode != modeRun {
-		start := time.Now()
-		unit = in.planLoop(s, body, fr)
-		in.stats.OptimizeTime += time.Since(start)
+		// A nested loop is entered once per outer iteration; replanning it
+		// each time would cost more than it could save.
+		unit = in.loops[s]
+		if unit == nil || !unit.stillValid(in) {
+			start := time.Now()
+			unit = in.planLoop(s, body, fr)
+			in.stats.OptimizeTime += time.Since(start)
+			in.loops[s] = unit
+		}
 		if unit != nil {
 			in.active = append(in.active, unit)
 			defer func() {

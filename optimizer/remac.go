@@ -51,6 +51,16 @@ func (sp *segPlan) matches(in *interp) bool {
 	return true
 }
 
+// stillValid reports whether every segment plan's shapes hold now.
+func (u *unitPlan) stillValid(in *interp) bool {
+	for _, sp := range u.segs {
+		if !sp.matches(in) {
+			return false
+		}
+	}
+	return len(u.segs) > 0
+}
+
 // unitPlan is the plan of one optimisation unit: a loop body (every
 // segment in it outside nested loops) or a straight-line segment.
 type unitPlan struct {

@@ -138,3 +138,32 @@ func TestCancelStopsLoop(t *testing.T) {
 		}
 	}
 }
+
+func TestNestedLoopsAgree(t *testing.T) {
+	src := `X = @X
+v = matrix(1, ncol(X), 1)
+s = 0
+for (a in 1:3) {
+  for (b in 1:4) {
+    v = t(X) %*% X %*% v / norm(t(X) %*% X %*% v)
+    s = s + a * b
+  }
+  s = s + t(v) %*% t(X) %*% X %*% v
+}
+s`
+	var vals []float64
+	for _, re := range []bool{true, false} {
+		r, err := Run(context.Background(), src, leastSquaresEnv(t, 100, 5, 1), testOptions(re))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := scalarOf(r.Value)
+		vals = append(vals, v)
+		if re && r.Stats.Units > 4 {
+			t.Errorf("planned %d units: the inner loop was replanned on every entry", r.Stats.Units)
+		}
+	}
+	if d := (vals[0] - vals[1]) / vals[1]; d > 1e-9 || d < -1e-9 {
+		t.Errorf("nested loops disagree: %v vs %v", vals[0], vals[1])
+	}
+}
