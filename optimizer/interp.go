@@ -51,7 +51,7 @@ type interp struct {
 	active   []*unitPlan // planned loops, innermost last
 	segPlans map[*segment]*unitPlan
 	loops    map[lang.Stmt]*unitPlan // last plan of each loop, reused while its shapes hold
-	units    []*unitPlan // every unit planned, in order, for EXPLAIN
+	units    []*unitPlan             // every unit planned, in order, for EXPLAIN
 	last     *matrix.Matrix
 	lastStmt lang.Stmt
 	stats    Stats
