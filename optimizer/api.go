@@ -1,0 +1,113 @@
+package optimizer
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sqlearn/sqlearn/matrix"
+	"github.com/sqlearn/sqlearn/optimizer/lang"
+)
+
+// Env is what a script sees of the world. The SQL layer implements it; the
+// package never reaches a table or a session any other way.
+type Env interface {
+	// Query runs a SELECT and returns its result as a dense matrix, one row
+	// per result row (the script's query("...")).
+	Query(ctx context.Context, sql string) (*matrix.Matrix, error)
+	// Var returns the session matrix bound to name (the script's @name).
+	Var(name string) (*matrix.Matrix, bool)
+	// Save writes m as the table (the script's save(m, "table")).
+	Save(ctx context.Context, m *matrix.Matrix, table string) error
+	// Print receives one line of the script's print(...) output.
+	Print(line string)
+}
+
+// Options control how a script is planned and run.
+type Options struct {
+	// RedundancyElimination turns the ReMac rewrite on (the default) or off
+	// (the SQL side's @@la_redundancy_elimination).
+	RedundancyElimination bool
+	// ReorderChains lets every %*% chain run in its cheapest order; off,
+	// chains run left to right as written.
+	ReorderChains bool
+	// Costs is the cost model; nil loads the calibrated model from
+	// CostCachePath, calibrating this machine's kernels on first use.
+	Costs *CostModel
+	// CostCachePath is where calibrated constants are kept; empty means a
+	// file under os.UserCacheDir().
+	CostCachePath string
+	// WhileIterations is the iteration estimate for a while loop whose
+	// condition is not a recognisable counter test.
+	WhileIterations int
+}
+
+// DefaultOptions turns every optimisation on.
+func DefaultOptions() Options {
+	return Options{RedundancyElimination: true, ReorderChains: true, WhileIterations: 20}
+}
+
+// Result is what a finished script leaves behind.
+type Result struct {
+	// Value is the value of the script's last top-level statement when it
+	// is a bare expression (not print or save); nil otherwise.
+	Value *matrix.Matrix
+	// Vars holds every script variable at the end of the run.
+	Vars  map[string]*matrix.Matrix
+	Stats Stats
+}
+
+// Stats counts what the optimiser did during a run.
+type Stats struct {
+	OptimizeTime   time.Duration // planning: normalisation, search, DP, lowering
+	Units          int           // straight-line blocks and loops planned
+	Candidates     int           // redundancy candidates found by block-wise search
+	TreeCandidates int           // candidates a per-tree search finds in the same code
+	Chosen         int           // candidates the chosen plans reuse
+	Hoisted        int           // loop constants computed before their loop
+}
+
+// Run parses and executes script. It checks ctx between statements and
+// loop iterations, so cancelling ctx stops a long loop.
+func Run(ctx context.Context, script string, env Env, opts Options) (Result, error) {
+	prog, err := lang.Parse(script)
+	if err != nil {
+		return Result{}, err
+	}
+	in, err := newInterp(ctx, env, opts, modeRun)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := in.run(prog); err != nil {
+		return Result{}, err
+	}
+	return in.result(), nil
+}
+
+// Explain plans script and reports the plans. Without analyze it runs only
+// the code outside loops (to bind inputs and learn shapes; save and print
+// are suppressed) and plans each loop at its entry without running it; with
+// analyze it runs the whole script and records measured times.
+func Explain(ctx context.Context, script string, env Env, opts Options, analyze bool) (*Explanation, error) {
+	prog, err := lang.Parse(script)
+	if err != nil {
+		return nil, err
+	}
+	mode := modeExplain
+	if analyze {
+		mode = modeAnalyze
+	}
+	in, err := newInterp(ctx, env, opts, mode)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.run(prog); err != nil {
+		return nil, err
+	}
+	return in.explanation(), nil
+}
+
+// posError prefixes an error with its script position, keeping the chain.
+func posError(at lang.Pos, err error) error {
+	return fmt.Errorf("line %d, column %d: %w", at.Line, at.Col, err)
+}

@@ -1,0 +1,138 @@
+package optimizer
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sqlearn/sqlearn/matrix"
+)
+
+// BenchmarkLeastSquares runs the ReMac evaluation's three least-squares
+// scripts with redundancy elimination on and off: on a dense n x 47 X with
+// 60% nonzeros (n from SQLEARN_LA_ROWS, default 200000) and on the HIGGS
+// sample. bench/la.sh runs it and turns the figures into ratios.
+func BenchmarkLeastSquares(b *testing.B) {
+	rows := 200000
+	if s := os.Getenv("SQLEARN_LA_ROWS"); s != "" {
+		var err error
+		if rows, err = strconv.Atoi(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	costs, err := LoadCostModel("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	datasets := []struct {
+		name string
+		load func(testing.TB) *testEnv
+	}{
+		{fmt.Sprintf("synthetic%dx47", rows), func(tb testing.TB) *testEnv { return syntheticEnv(tb, rows) }},
+		{"higgs7k", higgsEnv},
+	}
+	only := os.Getenv("SQLEARN_LA_DATA")
+	for _, ds := range datasets {
+		if only != "" && !strings.Contains(ds.name, only) {
+			continue
+		}
+		for _, sc := range []struct {
+			name  string
+			iters int
+		}{{"gd", 200}, {"dfp", 50}, {"bfgs", 50}} {
+			src := readScript(b, sc.name+".la")
+			for _, re := range []bool{true, false} {
+				mode := "off"
+				if re {
+					mode = "on"
+				}
+				b.Run(fmt.Sprintf("data=%s/script=%s/elimination=%s", ds.name, sc.name, mode), func(b *testing.B) {
+					env := ds.load(b)
+					env.vars["iters"] = scalar(float64(sc.iters))
+					opts := DefaultOptions()
+					opts.RedundancyElimination, opts.Costs = re, costs
+					var st Stats
+					for b.Loop() {
+						r, err := Run(context.Background(), src, env, opts)
+						if err != nil {
+							b.Fatal(err)
+						}
+						st = r.Stats
+					}
+					b.ReportMetric(float64(st.OptimizeTime.Microseconds())/1e3, "opt-ms")
+					b.ReportMetric(float64(st.Candidates), "cands")
+					b.ReportMetric(float64(st.TreeCandidates), "tree-cands")
+					b.ReportMetric(float64(st.Hoisted), "hoisted")
+				})
+			}
+		}
+	}
+}
+
+var (
+	benchData   = map[string]*testEnv{}
+	benchDataMu sync.Mutex
+)
+
+func cachedEnv(key string, build func() *testEnv) *testEnv {
+	benchDataMu.Lock()
+	defer benchDataMu.Unlock()
+	e, ok := benchData[key]
+	if !ok {
+		e = build()
+		benchData[key] = e
+	}
+	// A fresh Env per run over the shared, immutable matrices.
+	out := newTestEnv()
+	for k, v := range e.vars {
+		out.vars[k] = v
+	}
+	return out
+}
+
+func syntheticEnv(tb testing.TB, rows int) *testEnv {
+	return cachedEnv(fmt.Sprint("synthetic", rows), func() *testEnv { return leastSquaresEnv(tb, rows, 47, 0) })
+}
+
+// higgsEnv reads the HIGGS sample: tab separated, label first, no header.
+// The datasets folder is $SQLEARN_DATASETS or ../shared/datasets from the
+// repository root.
+func higgsEnv(tb testing.TB) *testEnv {
+	return cachedEnv("higgs", func() *testEnv {
+		dir := os.Getenv("SQLEARN_DATASETS")
+		if dir == "" {
+			dir = filepath.Join("..", "..", "shared", "datasets")
+		}
+		f, err := os.Open(filepath.Join(dir, "tabular", "higgs-7k.train.tsv"))
+		if err != nil {
+			tb.Skipf("HIGGS sample not available: %v", err)
+		}
+		defer f.Close()
+		var xs, ys [][]float64
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Split(strings.TrimSpace(sc.Text()), "\t")
+			row := make([]float64, len(fields))
+			for i, s := range fields {
+				if row[i], err = strconv.ParseFloat(s, 64); err != nil {
+					tb.Fatal(err)
+				}
+			}
+			ys, xs = append(ys, row[:1]), append(xs, row[1:])
+		}
+		x, err := matrix.FromRows(xs)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		y, _ := matrix.FromRows(ys)
+		env := newTestEnv()
+		env.vars["X"], env.vars["y"] = x, y
+		return env
+	})
+}

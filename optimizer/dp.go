@@ -1,0 +1,300 @@
+package optimizer
+
+import (
+	"math"
+	"sort"
+)
+
+// The adaptive elimination: an interval dynamic programme over every
+// chain, like matrix-chain ordering, except that each interval keeps a
+// small Pareto set of sub-plans keyed by the candidates they read (their
+// dependency set). Reading a candidate costs nothing in a chain; the
+// candidate's own computation is paid once, weighted by how often it runs
+// (once per iteration, or once per loop for a hoisted loop constant).
+// A sub-plan is dropped only when another one is no dearer and reads a
+// subset of its candidates, which never loses the optimum: the cost of a
+// choice can only grow with the set of candidates it must pay for.
+
+type entryKind uint8
+
+const (
+	eLeaf entryKind = iota + 1
+	eRead
+	eSplit
+)
+
+type dpEntry struct {
+	set         cset
+	cost        float64
+	kind        entryKind
+	cand        int
+	flipped     bool
+	split       int
+	left, right *dpEntry
+}
+
+type candRef struct {
+	c       int // -1 when the range is no candidate
+	flipped bool
+}
+
+// dpBlock is one chain to plan: a real block, or a candidate's own chain
+// (which must not read the candidate itself at its root).
+type dpBlock struct {
+	chain    []factor
+	match    [][]candRef // match[l][r]
+	leafCost []float64
+	noRoot   int // candidate not readable at the whole range, or -1
+	density  [][]float64
+	sparse   [][]bool
+	table    [][][]*dpEntry
+}
+
+type dpProblem struct {
+	cm       *CostModel
+	cands    []*cand
+	blocks   []*dpBlock
+	defs     []*dpBlock // one per candidate
+	readCost [][2]float64
+	maxKeep  int
+}
+
+func newDPBlock(chain []factor, ix *candIndex, noRoot int, leafCost func(factor) float64) *dpBlock {
+	n := len(chain)
+	b := &dpBlock{chain: chain, noRoot: noRoot, match: make([][]candRef, n), leafCost: make([]float64, n),
+		density: make([][]float64, n), sparse: make([][]bool, n)}
+	for i := range n {
+		b.match[i] = make([]candRef, n)
+		b.density[i] = make([]float64, n)
+		b.sparse[i] = make([]bool, n)
+		for j := range b.match[i] {
+			b.match[i][j].c = -1
+		}
+		b.leafCost[i] = leafCost(chain[i])
+		d, sp := chain[i].l.density, chain[i].l.sparse
+		b.density[i][i], b.sparse[i][i] = d, sp
+		for j := i + 1; j < n; j++ {
+			d = mulDensity(chain[j].rows(), d, chain[j].l.density)
+			sp = sp && chain[j].l.sparse
+			b.density[i][j], b.sparse[i][j] = d, sp
+		}
+	}
+	rangeHashes(chain, func(l, r int, key rangeKey, _ bool) {
+		if c, flipped := ix.lookup(key, chain[l:r+1]); c != nil {
+			b.match[l][r] = candRef{c: c.id, flipped: flipped}
+		}
+	})
+	return b
+}
+
+func (p *dpProblem) mulCost(b *dpBlock, l, m, r int) float64 {
+	return p.cm.mul(b.chain[l].rows(), b.chain[m].cols(), b.chain[r].cols(),
+		b.density[l][m], b.density[m+1][r], b.sparse[l][m], b.sparse[m+1][r])
+}
+
+// readable reports whether range [l, r] of b may read a candidate.
+func (b *dpBlock) readable(l, r int) (candRef, bool) {
+	ref := b.match[l][r]
+	if ref.c < 0 || (l == 0 && r == len(b.chain)-1 && ref.c == b.noRoot) {
+		return ref, false
+	}
+	return ref, true
+}
+
+// solveBlock fills b's table and returns the Pareto set of whole-chain plans.
+func (p *dpProblem) solveBlock(b *dpBlock) []*dpEntry {
+	n := len(b.chain)
+	b.table = make([][][]*dpEntry, n)
+	for i := range n {
+		b.table[i] = make([][]*dpEntry, n)
+		b.table[i][i] = []*dpEntry{{kind: eLeaf, cost: b.leafCost[i]}}
+	}
+	for length := 2; length <= n; length++ {
+		for l := 0; l+length-1 < n; l++ {
+			r := l + length - 1
+			var list []*dpEntry
+			if ref, ok := b.readable(l, r); ok {
+				list = append(list, &dpEntry{set: cset{}.with(ref.c), cost: p.readCost[ref.c][b2i(ref.flipped)],
+					kind: eRead, cand: ref.c, flipped: ref.flipped})
+			}
+			for m := l; m < r; m++ {
+				mc := p.mulCost(b, l, m, r)
+				for _, x := range b.table[l][m] {
+					for _, y := range b.table[m+1][r] {
+						list = append(list, &dpEntry{set: x.set.union(y.set), cost: x.cost + y.cost + mc,
+							kind: eSplit, split: m, left: x, right: y})
+					}
+				}
+			}
+			b.table[l][r] = prune(list, fullSet(maxCandidates), p.maxKeep)
+		}
+	}
+	return b.table[0][n-1]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// prune keeps the Pareto set: an entry goes when a kept entry costs no
+// more and its candidates (projected on mask) are a subset of the entry's.
+// keep caps the set; beyond it the cheapest survive, and the result is no
+// longer guaranteed optimal.
+func prune(list []*dpEntry, mask cset, keep int) []*dpEntry {
+	// Among equal costs prefer fewer candidates: reuse that saves nothing
+	// is not worth keeping a value alive for.
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].cost != list[j].cost {
+			return list[i].cost < list[j].cost
+		}
+		return list[i].set.count() < list[j].set.count()
+	})
+	var out []*dpEntry
+next:
+	for _, e := range list {
+		es := e.set.and(mask)
+		for _, k := range out {
+			if k.set.and(mask).subsetOf(es) {
+				continue next
+			}
+		}
+		out = append(out, e)
+		if len(out) == keep {
+			break
+		}
+	}
+	return out
+}
+
+// plan is a complete choice: one entry per block and per candidate used.
+type plan struct {
+	set    cset
+	cost   float64
+	blocks []*dpEntry
+	defs   map[int]*dpEntry
+}
+
+type partial struct {
+	set   cset
+	cost  float64
+	pick  *dpEntry
+	which int // block index, or -(candidate+1) for a candidate's own chain
+	prev  *partial
+}
+
+// solve returns the cheapest plan over every subset of candidates.
+func (p *dpProblem) solve() plan {
+	roots := make([][]*dpEntry, len(p.blocks))
+	for i, b := range p.blocks {
+		roots[i] = p.solveBlock(b)
+	}
+	defRoots := make([][]*dpEntry, len(p.defs))
+	for i, b := range p.defs {
+		defRoots[i] = p.solveBlock(b)
+	}
+	all := fullSet(len(p.cands))
+	front := []*dpEntry{{}}
+	partials := map[*dpEntry]*partial{front[0]: nil}
+	combine := func(e *dpEntry, pick *dpEntry, which int, w float64) *dpEntry {
+		n := &dpEntry{set: e.set.union(pick.set), cost: e.cost + w*pick.cost}
+		partials[n] = &partial{pick: pick, which: which, prev: partials[e]}
+		return n
+	}
+	for bi, rs := range roots {
+		var next []*dpEntry
+		for _, e := range front {
+			for _, r := range rs {
+				next = append(next, combine(e, r, bi, 1))
+			}
+		}
+		front = prune(next, all, p.maxKeep*4)
+	}
+	// A candidate's chain reads only shorter candidates, so paying for the
+	// longest first leaves every later obligation still to be met.
+	order := make([]int, len(p.cands))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(p.cands[order[i]].seq) > len(p.cands[order[j]].seq) })
+	pending := all
+	for _, c := range order {
+		pending = pending.without(c)
+		var next []*dpEntry
+		for _, e := range front {
+			if !e.set.has(c) {
+				next = append(next, e)
+				continue
+			}
+			for _, d := range defRoots[c] {
+				next = append(next, combine(e, d, -(c+1), p.cands[c].w))
+			}
+		}
+		front = prune(next, pending, p.maxKeep*4)
+	}
+	best := front[0] // prune sorts by cost
+	out := plan{set: best.set, cost: best.cost, blocks: make([]*dpEntry, len(p.blocks)), defs: map[int]*dpEntry{}}
+	for pt := partials[best]; pt != nil; pt = pt.prev {
+		if pt.which >= 0 {
+			out.blocks[pt.which] = pt.pick
+		} else {
+			out.defs[-pt.which-1] = pt.pick
+		}
+	}
+	return out
+}
+
+// exhaustive is the reference the DP is tested against: it tries every
+// subset of candidates, planning each chain by plain interval DP in which
+// the chosen candidates are free to read.
+func (p *dpProblem) exhaustive() float64 {
+	best := math.Inf(1)
+	for mask := 0; mask < 1<<len(p.cands); mask++ {
+		var s cset
+		for i := range p.cands {
+			if mask&(1<<i) != 0 {
+				s = s.with(i)
+			}
+		}
+		best = math.Min(best, p.costOf(s))
+	}
+	return best
+}
+
+// costOf is the cost of reusing exactly the candidates in s.
+func (p *dpProblem) costOf(s cset) float64 {
+	total := 0.0
+	for _, b := range p.blocks {
+		total += p.fixedCost(b, s)
+	}
+	for i := range p.cands {
+		if s.has(i) {
+			total += p.cands[i].w * p.fixedCost(p.defs[i], s)
+		}
+	}
+	return total
+}
+
+func (p *dpProblem) fixedCost(b *dpBlock, s cset) float64 {
+	n := len(b.chain)
+	c := make([][]float64, n)
+	for i := range n {
+		c[i] = make([]float64, n)
+		c[i][i] = b.leafCost[i]
+	}
+	for length := 2; length <= n; length++ {
+		for l := 0; l+length-1 < n; l++ {
+			r := l + length - 1
+			c[l][r] = math.Inf(1)
+			if ref, ok := b.readable(l, r); ok && s.has(ref.c) {
+				c[l][r] = p.readCost[ref.c][b2i(ref.flipped)]
+			}
+			for m := l; m < r; m++ {
+				c[l][r] = math.Min(c[l][r], c[l][m]+c[m+1][r]+p.mulCost(b, l, m, r))
+			}
+		}
+	}
+	return c[0][n-1]
+}
