@@ -4,8 +4,23 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 )
 
-// analyzerFor builds the analyzer over the provider. Later rules (matrix
-// expression optimisation) are added here.
+// AnalyzerRule is a rule other packages add to the engine's analyzer; it
+// runs after the engine's own rules (udf uses one to compute repeated
+// matrix subexpressions of a SELECT once). Ids must be distinct and above
+// the engine's own (use values from 10000 up).
+type AnalyzerRule struct {
+	ID    analyzer.RuleId
+	Apply analyzer.RuleFunc
+}
+
+// analyzerFor builds the analyzer over the provider with the extensions'
+// rules.
 func analyzerFor(p *Provider) *analyzer.Analyzer {
-	return analyzer.NewBuilder(p).Build()
+	b := analyzer.NewBuilder(p)
+	p.extMu.RLock()
+	for _, r := range p.rules {
+		b.AddPostAnalyzeRule(r.ID, r.Apply)
+	}
+	p.extMu.RUnlock()
+	return b.Build()
 }

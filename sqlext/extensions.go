@@ -12,6 +12,9 @@ type Extensions struct {
 	Functions    []sql.Function
 	Procedures   []sql.ExternalStoredProcedureDetails
 	SystemTables []SystemTable
+	// Rules are added to the analyzer; they take effect for engines built
+	// after Extend, which Open arranges.
+	Rules []AnalyzerRule
 }
 
 var (
@@ -38,6 +41,7 @@ func (p *Provider) Extend(ext Extensions) {
 	if p.system == nil {
 		p.system = make(map[string]*SystemTable)
 	}
+	p.rules = append(p.rules, ext.Rules...)
 	for i := range ext.SystemTables {
 		st := ext.SystemTables[i]
 		for _, c := range st.Schema {

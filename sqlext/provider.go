@@ -30,6 +30,7 @@ type Provider struct {
 	functions  map[string]sql.Function
 	procedures *sql.ExternalStoredProcedureRegistry
 	system     map[string]*SystemTable
+	rules      []AnalyzerRule
 
 	sessions struct {
 		sync.Mutex
