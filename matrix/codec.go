@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // The binary format is specified byte by byte in docs/format/matrix.md;
@@ -41,7 +42,18 @@ func Encode(m *Matrix) []byte {
 			b = le.AppendUint32(b, uint32(j))
 		}
 	}
-	for _, v := range m.data {
+	return appendFloats(b, m.data)
+}
+
+// nativeLittleEndian is true on hosts whose float64 memory layout is the
+// format's, where values move as one block copy instead of one at a time.
+var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+func appendFloats(b []byte, vals []float64) []byte {
+	if nativeLittleEndian && len(vals) > 0 {
+		return append(b, unsafe.Slice((*byte)(unsafe.Pointer(&vals[0])), 8*len(vals))...)
+	}
+	for _, v := range vals {
 		b = le.AppendUint64(b, math.Float64bits(v))
 	}
 	return b
@@ -127,6 +139,10 @@ func Decode(b []byte) (*Matrix, error) {
 
 func readFloats(b []byte, n int) []float64 {
 	out := make([]float64, n)
+	if nativeLittleEndian && n > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 8*n), b[:8*n])
+		return out
+	}
 	for i := range out {
 		out[i] = math.Float64frombits(le.Uint64(b[8*i:]))
 	}

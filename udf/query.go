@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -201,16 +203,7 @@ func (l *lib) scanColumns(ctx *sql.Context, p *scanPlan) (*table, error) {
 		} else {
 			t.data = append(t.data, make([]float64, n*nc)...)
 		}
-		dst := t.data[base:]
-		// Row by row: the writes are sequential and each of the nc
-		// column streams is read in order, which the prefetcher follows.
-		src := vals[:nc]
-		for r := 0; r < n; r++ {
-			row := dst[r*nc : r*nc+nc]
-			for k := range row {
-				row[k] = src[k][r]
-			}
-		}
+		interleave(t.data[base:], vals[:nc], n)
 		if p.orderBy >= 0 {
 			keys = append(keys, vals[nc][:n]...)
 		}
@@ -346,4 +339,35 @@ func (l *lib) querySpecs() []*spec {
 				return encode(matrix.FromTriples(r, k, is, js, vs))
 			}},
 	}
+}
+
+// interleave writes n rows of the column slices src into dst row-major.
+// Row by row, the writes are sequential and each column stream is read in
+// order, which the prefetcher follows; large batches are split across the
+// cores, since first touches of a large fresh buffer dominate.
+func interleave(dst []float64, src [][]float64, n int) {
+	nc := len(src)
+	fill := func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			row := dst[r*nc : r*nc+nc]
+			for k := range row {
+				row[k] = src[k][r]
+			}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || n*nc < 1<<16 {
+		fill(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += step {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fill(lo, hi)
+		}(lo, min(lo+step, n))
+	}
+	wg.Wait()
 }
