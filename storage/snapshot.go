@@ -407,29 +407,10 @@ func (t *Table) loadPartition(file []byte) (err error) {
 			if err := t.checkInsert(r, ids[j]); err != nil {
 				return fmt.Errorf("%w: %v", ErrCorrupt, err)
 			}
-			t.registerLoaded(r, ids[j])
+			t.locs[ids[j]] = loc{} // the position is recorded by appendBatch below
+			t.register(r, ids[j])
 		}
 		t.appendBatch(partitionOf(ids[0]), own, ids)
 	}
 	return nil
-}
-
-// registerLoaded indexes a row that already sits in a loaded batch.
-func (t *Table) registerLoaded(r Row, id string) {
-	t.locs[id] = loc{} // placeholder until appendBatch records the position
-	if t.primary != nil {
-		t.primary.insert(r, id)
-	} else {
-		ck := EncodeKey(r)
-		t.content[ck] = append(t.content[ck], id)
-	}
-	for _, x := range t.indexes {
-		x.insert(r, id)
-	}
-	if t.autoCol >= 0 {
-		if n, ok := autoValue(r[t.autoCol]); ok && n >= t.autoInc && n < ^uint64(0) {
-			t.autoInc = n + 1
-		}
-	}
-	t.nrows++
 }

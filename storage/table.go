@@ -220,6 +220,16 @@ func (t *Table) insert(r Row, id string) {
 	t.locs[id] = loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))}
 	p.tail = append(p.tail, r)
 	p.tailIDs = append(p.tailIDs, id)
+	t.register(r, id)
+	live := len(p.tail) - p.tailDel
+	if live >= sealRows {
+		t.seal(pi)
+	}
+}
+
+// register adds a row to the indexes and counters; where the row sits is
+// the caller's business.
+func (t *Table) register(r Row, id string) {
 	if t.primary != nil {
 		t.primary.insert(r, id)
 	} else {
@@ -230,17 +240,11 @@ func (t *Table) insert(r Row, id string) {
 		x.insert(r, id)
 	}
 	if t.autoCol >= 0 {
-		if v := r[t.autoCol]; v != nil {
-			if n, ok := autoValue(v); ok && n >= t.autoInc && n < ^uint64(0) {
-				t.autoInc = n + 1
-			}
+		if n, ok := autoValue(r[t.autoCol]); ok && n >= t.autoInc && n < ^uint64(0) {
+			t.autoInc = n + 1
 		}
 	}
 	t.nrows++
-	live := len(p.tail) - p.tailDel
-	if live >= sealRows {
-		t.seal(pi)
-	}
 }
 
 func autoValue(v any) (uint64, bool) {
