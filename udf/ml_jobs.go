@@ -96,17 +96,25 @@ func (r *jobRegistry) setPhase(j *job, phase string, rows int64) {
 	r.mu.Unlock()
 }
 
+// lossless are the algorithms that fit in one step and report no loss;
+// their jobs show NULL rather than a made-up zero.
+var lossless = map[ml.Algorithm]bool{ml.LinearRegression: true, ml.Ridge: true, ml.NaiveBayes: true, ml.DecisionTree: true}
+
 // progress is ml.Options.Progress for one job.
 func (r *jobRegistry) progress(j *job) func(ml.Progress) {
 	return func(p ml.Progress) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		j.iteration, j.max, j.loss = p.Iteration, p.MaxIterations, p.Loss
+		loss := p.Loss
+		if lossless[p.Algorithm] {
+			loss = math.NaN()
+		}
+		j.iteration, j.max, j.loss = p.Iteration, p.MaxIterations, loss
 		if p.Rows > 0 {
 			j.rows = p.Rows
 		}
 		if len(j.history) < maxHistoryPoints {
-			j.history = append(j.history, historyPoint{iteration: p.Iteration, loss: p.Loss, elapsed: r.now().Sub(j.start)})
+			j.history = append(j.history, historyPoint{iteration: p.Iteration, loss: loss, elapsed: r.now().Sub(j.start)})
 		} else {
 			j.droppedPoints++
 		}

@@ -199,3 +199,80 @@ func TestMLTrainPredictRoundTrip(t *testing.T) {
 	}
 	wantError(t, s, "SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 1), @model)", 1210, "ML_PREDICT_ROW", "not found")
 }
+
+func TestMLErrors(t *testing.T) {
+	s, _ := startAt(t, t.TempDir())
+	loadFruit(t, s)
+	s.exec(t, "CREATE TABLE nothing (x DOUBLE, y DOUBLE)")
+	s.exec(t, "CREATE TABLE nulls (x DOUBLE, z DOUBLE, y DOUBLE)")
+	s.exec(t, "INSERT INTO nulls VALUES (1, NULL, 2), (2, NULL, 4), (3, NULL, 7)")
+	s.exec(t, "CALL sys.ML_TRAIN('t.fruit', 'label', JSON_OBJECT('exclude_column_list', JSON_ARRAY('id')), @good)")
+	train := func(table, target, opts string) string {
+		return fmt.Sprintf("CALL sys.ML_TRAIN(%s, %s, %s, @m)", table, target, opts)
+	}
+	cases := []struct {
+		q     string
+		code  uint16
+		parts []string
+	}{
+		{train("'t.nope'", "'label'", "NULL"), 1146, []string{"ML_TRAIN", "nope"}},
+		{train("'nodb.fruit'", "'label'", "NULL"), 1049, []string{"ML_TRAIN", "nodb"}},
+		{train("'t.fruit'", "'nope'", "NULL"), 1210, []string{"ML_TRAIN", "column 'nope' does not exist"}},
+		{train("'t.fruit'", "NULL", "NULL"), 1210, []string{"ML_TRAIN", "needs a target column"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('task', 'regression')"), 1210, []string{"ML_TRAIN", "target", "numeric"}},
+		{train("'t.fruit'", "'picked'", "NULL"), 1210, []string{"ML_TRAIN", "target column 'picked'"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('include_column_list', JSON_ARRAY('picked'))"), 1210, []string{"ML_TRAIN", "'picked'", "features"}},
+		{train("'t.nothing'", "'y'", "JSON_OBJECT('task', 'regression')"), 1210, []string{"ML_TRAIN", "empty"}},
+		{train("'t.nulls'", "'y'", "JSON_OBJECT('task', 'regression')"), 1210, []string{"ML_TRAIN", `"z"`}},
+		{train("'t.fruit'", "'label'", "'{not json'"), 1210, []string{"ML_TRAIN", "options must be a JSON object"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('max_depht', 3)"), 1210, []string{"ML_TRAIN", "unknown option 'max_depht'"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('algorithm', 'Magic')"), 1210, []string{"ML_TRAIN", "unknown algorithm 'Magic'"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('n_estimators', 'many')"), 1210, []string{"ML_TRAIN", "'n_estimators' must be an integer"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('task', 'recommendation')"), 1210, []string{"ML_TRAIN", "'users' and 'items'"}},
+		{"SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 1), 'no_such_model')", 1210, []string{"ML_PREDICT_ROW", "no model 'no_such_model'"}},
+		{"CALL sys.ML_MODEL_LOAD('no_such_model', NULL)", 1210, []string{"ML_MODEL_LOAD", "no_such_model"}},
+		{"CALL sys.ML_MODEL_DROP('no_such_model')", 1210, []string{"ML_MODEL_DROP", "no_such_model"}},
+		{"CALL sys.ML_SCORE('t.fruit', 'label', 'no_such_model', 'accuracy', @s, NULL)", 1210, []string{"ML_SCORE", "no_such_model"}},
+		{"SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 1, 'colour', 'red'), @good)", 1210, []string{"ML_PREDICT_ROW", "missing column", `"weight"`}},
+		{"SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 'big', 'colour', 'red', 'weight', 1), @good)", 1210, []string{"ML_PREDICT_ROW", "wrong value type", `"x"`}},
+		{"SELECT ML_PREDICT_ROW('[1,2]', @good)", 1210, []string{"ML_PREDICT_ROW", "must be a JSON object"}},
+		{"CALL sys.ML_SCORE('t.fruit', 'label', @good, 'r2', @s, NULL)", 1210, []string{"ML_SCORE", "r2"}},
+		{"CALL sys.ML_SCORE('t.fruit', 'label', @good, 'nonsense', @s, NULL)", 1210, []string{"ML_SCORE", "unknown metric"}},
+		{"CALL sys.ML_SCORE('t.nulls', 'y', @good, 'accuracy', @s, NULL)", 1210, []string{"ML_SCORE", "needs column"}},
+		{"CALL sys.ML_PREDICT_TABLE('t.fruit', @good, 't.fruit', NULL)", 1050, []string{"ML_PREDICT_TABLE", "fruit"}},
+	}
+	for _, c := range cases {
+		wantError(t, s, c.q, c.code, c.parts...)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM ML_SCHEMA_root.MODEL_CATALOG"); n != 1 {
+		t.Errorf("%d catalog rows, want only the good model", n)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM sys.ML_JOBS WHERE state = 'failed' AND error LIKE '%\"z\"%'"); n != 1 {
+		t.Errorf("the all-NULL failure is not in ML_JOBS with its reason (%d)", n)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'fruit%'"); n != 1 {
+		t.Errorf("%d fruit tables", n)
+	}
+}
+
+// TestMLModelSurvivesRestart trains, restarts the server on the same data
+// directory and predicts with the handle, which must load from the
+// replicated catalog.
+func TestMLModelSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	s, stop := startAt(t, dir)
+	loadFruit(t, s)
+	s.exec(t, "CALL sys.ML_TRAIN('t.fruit', 'label', JSON_OBJECT('algorithm', 'DecisionTree', 'max_depth', 4), @model)")
+	handle := one[string](t, s, "SELECT @model")
+	q := "SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 3, 'colour', 'yellow', 'weight', 100, 'id', 1), ?)"
+	before := one[string](t, s, q, handle)
+	stop()
+
+	s, _ = startAt(t, dir)
+	if after := one[string](t, s, q, handle); after != before {
+		t.Errorf("after restart %s, before %s", after, before)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM sys.ml_models WHERE model_handle = ?", handle); n != 1 {
+		t.Errorf("sys.ml_models lists the model %d times", n)
+	}
+}

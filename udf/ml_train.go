@@ -262,8 +262,16 @@ func parseTrainOptions(text string) (*trainOptions, error) {
 			ml.Clustering: ml.KMeans, ml.Recommendation: ml.ALS,
 		}[o.ml.Task]
 	}
-	if o.ml.Task == 0 && o.ml.Algorithm == ml.ALS {
-		o.ml.Task = ml.Recommendation
+	if o.ml.Task == 0 {
+		// Algorithms that do one task imply it; trees and boosting do
+		// two, and HeatWave's default task decides.
+		o.ml.Task = map[ml.Algorithm]ml.Task{
+			ml.LinearRegression: ml.Regression, ml.Ridge: ml.Regression, ml.LogisticRegression: ml.Classification,
+			ml.KMeans: ml.Clustering, ml.NaiveBayes: ml.Classification, ml.ALS: ml.Recommendation,
+		}[o.ml.Algorithm]
+		if o.ml.Task == 0 {
+			o.ml.Task = ml.Classification
+		}
 	}
 	if o.ml.Task == ml.Recommendation || o.ml.Algorithm == ml.ALS {
 		if o.ml.UserColumn == "" || o.ml.ItemColumn == "" {
