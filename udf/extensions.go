@@ -23,6 +23,7 @@ func Extensions(srv *sqlext.Server) sqlext.Extensions {
 		desc: "SQLEARN_BLAS(): the BLAS behind the CPU matrix kernels ('openblas' or 'gonum').",
 		eval: func(*call) (any, error) { return gpu.BLASName(), nil }})
 	ext := sqlext.Extensions{Procedures: l.procedures()}
+	l.addML(&ext)
 	for _, s := range specs {
 		ext.Functions = append(ext.Functions, s.function())
 	}

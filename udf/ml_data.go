@@ -1,0 +1,325 @@
+package udf
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/sqltypes"
+
+	"github.com/sqlearn/sqlearn/ml"
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// mlColumn is one column of a stored table as the ML routines see it.
+type mlColumn struct {
+	name string
+	ord  int
+	typ  sql.Type
+	// kind is the ml kind the column can feed, or 0 when its type cannot
+	// be a feature (dates, times, BLOB, JSON, SET, spatial).
+	kind ml.Kind
+}
+
+// mlTable is a stored table's layout, read once per call.
+type mlTable struct {
+	db, name string // stored spellings
+	cols     []mlColumn
+	pk       []int
+	rows     int
+}
+
+// featureKind decides what a SQL type can feed: numbers (DECIMAL, BIT and
+// YEAR too) are numeric, character strings and ENUM are categorical.
+// Temporal values would need a calendar encoding that models do not store,
+// so they are left out rather than silently turned into epoch numbers.
+func featureKind(t sql.Type) ml.Kind {
+	switch t.Type() {
+	case sqltypes.Int8, sqltypes.Int16, sqltypes.Int24, sqltypes.Int32, sqltypes.Int64,
+		sqltypes.Uint8, sqltypes.Uint16, sqltypes.Uint24, sqltypes.Uint32, sqltypes.Uint64,
+		sqltypes.Float32, sqltypes.Float64, sqltypes.Decimal, sqltypes.Bit, sqltypes.Year:
+		return ml.Numeric
+	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text, sqltypes.Enum:
+		return ml.Categorical
+	}
+	return 0
+}
+
+// openTable checks that the caller may read db.table, the way a SELECT
+// would, and describes it. The engine's analysis of the SELECT gives the
+// MySQL errors for a missing database, table or privilege.
+func (m *mlLib) openTable(ctx *sql.Context, qualified string) (*mlTable, error) {
+	db, name, err := splitTable(ctx, qualified)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := m.srv.Engine().AnalyzeQuery(m.innerContext(ctx), "SELECT * FROM "+ident(db)+"."+ident(name)); err != nil {
+		return nil, err
+	}
+	info, err := m.srv.Store().Table(db, name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s.%s is not a stored table", ErrArgument, db, name)
+	}
+	typesByName, ok := m.columnTypes(ctx, db, name)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s.%s is not a stored table", ErrArgument, db, name)
+	}
+	t := &mlTable{db: info.DB, name: info.Name, pk: info.Schema.PK, rows: info.Rows}
+	for i, c := range info.Schema.Columns {
+		typ := typesByName[strings.ToLower(c.Name)]
+		if typ == nil {
+			return nil, fmt.Errorf("%w: column %q of %s.%s has no SQL type", ErrArgument, c.Name, db, name)
+		}
+		t.cols = append(t.cols, mlColumn{name: c.Name, ord: i, typ: typ, kind: featureKind(typ)})
+	}
+	return t, nil
+}
+
+func (t *mlTable) qualified() string { return t.db + "." + t.name }
+
+// column finds a column by name, case-insensitively as MySQL does.
+func (t *mlTable) column(name string) (*mlColumn, error) {
+	for i := range t.cols {
+		if strings.EqualFold(t.cols[i].name, name) {
+			return &t.cols[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%w: column '%s' does not exist in %s", ErrArgument, name, t.qualified())
+}
+
+// readColumns converts the chosen columns of every live row into ml
+// columns, straight from storage's cursors: each value is converted once
+// into a float64 or string slice, with no SQL row built on the way. Rows
+// come in primary-key order when the table has one, so the same table
+// trains the same model on every node and after every restart, whatever
+// the physical layout; keyless tables come in storage order.
+func (m *mlLib) readColumns(ctx *sql.Context, t *mlTable, cols []*mlColumn) ([]ml.Column, error) {
+	cursors, err := m.srv.Store().ScanTable(t.db, t.name)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, c := range cursors {
+			c.Close()
+		}
+	}()
+	conv := make([]func(v any) (float64, string, error), len(cols))
+	for k, c := range cols {
+		conv[k] = valueReader(c)
+	}
+	out := make([]ml.Column, len(cols))
+	for k, c := range cols {
+		out[k] = ml.Column{Name: c.name, Kind: c.kind}
+		if c.kind == ml.Numeric {
+			out[k].Num = make([]float64, 0, t.rows)
+		} else {
+			out[k].Str = make([]string, 0, t.rows)
+		}
+	}
+	var keys []storage.Row
+	keep := len(t.pk) > 0
+	n := 0
+	for _, cur := range cursors {
+		for {
+			r, _, ok := cur.Next()
+			if !ok {
+				break
+			}
+			if n&4095 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			for k, c := range cols {
+				col := &out[k]
+				v := r[c.ord]
+				var f float64
+				var s string
+				if v != nil {
+					if f, s, err = conv[k](v); err != nil {
+						return nil, fmt.Errorf("%w: column '%s' row %d: %w", ErrArgument, c.name, n+1, err)
+					}
+				} else {
+					if col.Null == nil {
+						col.Null = make([]bool, n, max(n+1, t.rows))
+					}
+				}
+				if col.Null != nil {
+					col.Null = append(col.Null, v == nil)
+				}
+				if col.Kind == ml.Numeric {
+					col.Num = append(col.Num, f)
+				} else {
+					col.Str = append(col.Str, s)
+				}
+			}
+			if keep {
+				key := make(storage.Row, len(t.pk))
+				for i, p := range t.pk {
+					key[i] = r[p]
+				}
+				keys = append(keys, key)
+			}
+			n++
+		}
+	}
+	if keep {
+		orderByKey(t, out, keys)
+	}
+	return out, nil
+}
+
+// orderByKey permutes the columns into primary-key order.
+func orderByKey(t *mlTable, cols []ml.Column, keys []storage.Row) {
+	perm := make([]int, len(keys))
+	for i := range perm {
+		perm[i] = i
+	}
+	cmps := make([]storage.CompareFunc, len(t.pk))
+	for i, p := range t.pk {
+		cmps[i] = storage.NaturalCompare(storage.Column{Kind: storageKind(keys, i), Name: t.cols[p].name})
+	}
+	slices.SortFunc(perm, func(a, b int) int {
+		for i, cmp := range cmps {
+			if c := cmp(keys[a][i], keys[b][i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	for k := range cols {
+		c := &cols[k]
+		if c.Num != nil {
+			c.Num = permute(c.Num, perm)
+		}
+		if c.Str != nil {
+			c.Str = permute(c.Str, perm)
+		}
+		if c.Null != nil {
+			c.Null = permute(c.Null, perm)
+		}
+	}
+}
+
+// storageKind is the kind of the values of key part i (keys are NOT NULL).
+func storageKind(keys []storage.Row, i int) storage.Kind {
+	if len(keys) == 0 {
+		return storage.KindInt64
+	}
+	switch keys[0][i].(type) {
+	case uint64:
+		return storage.KindUint64
+	case float32:
+		return storage.KindFloat32
+	case float64:
+		return storage.KindFloat64
+	case string:
+		return storage.KindString
+	case []byte:
+		return storage.KindBinary
+	case int64:
+		return storage.KindInt64
+	}
+	return storage.KindTimestamp
+}
+
+func permute[T any](v []T, perm []int) []T {
+	out := make([]T, len(v))
+	for i, p := range perm {
+		out[i] = v[p]
+	}
+	return out
+}
+
+// valueReader converts one column's non-NULL storage values.
+func valueReader(c *mlColumn) func(v any) (float64, string, error) {
+	if c.kind == ml.Numeric {
+		return func(v any) (float64, string, error) {
+			switch x := v.(type) {
+			case int64:
+				return float64(x), "", nil
+			case uint64:
+				return float64(x), "", nil
+			case float64:
+				return x, "", nil
+			case float32:
+				return float64(x), "", nil
+			case string: // DECIMAL
+				f, err := strconv.ParseFloat(x, 64)
+				return f, "", err
+			}
+			return 0, "", fmt.Errorf("unexpected stored %T", v)
+		}
+	}
+	if et, ok := c.typ.(sql.EnumType); ok {
+		return func(v any) (float64, string, error) {
+			idx, ok := v.(uint64)
+			if !ok {
+				return 0, "", fmt.Errorf("unexpected stored %T", v)
+			}
+			s, _ := et.At(int(idx))
+			return 0, s, nil
+		}
+	}
+	return func(v any) (float64, string, error) {
+		s, ok := v.(string)
+		if !ok {
+			return 0, "", fmt.Errorf("unexpected stored %T", v)
+		}
+		return 0, s, nil
+	}
+}
+
+// dataset builds the training or scoring set: the target (when named)
+// and every usable feature column allowed by the include and exclude
+// lists. Columns whose type cannot be a feature are skipped and reported
+// in ignored; naming one in include is an error.
+func (m *mlLib) dataset(ctx *sql.Context, t *mlTable, target string, include, exclude []string) (d *ml.Dataset, features []*mlColumn, ignored []string, err error) {
+	var tcol *mlColumn
+	if target != "" {
+		if tcol, err = t.column(target); err != nil {
+			return nil, nil, nil, err
+		}
+		if tcol.kind == 0 {
+			return nil, nil, nil, fmt.Errorf("%w: target column '%s' is %s", ErrNoFeature, tcol.name, tcol.typ)
+		}
+	}
+	for _, name := range append(append([]string(nil), include...), exclude...) {
+		if _, err := t.column(name); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	inList := func(list []string, name string) bool {
+		return slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, name) })
+	}
+	for i := range t.cols {
+		c := &t.cols[i]
+		switch {
+		case c == tcol, inList(exclude, c.name):
+			continue
+		case len(include) > 0 && !inList(include, c.name):
+			continue
+		case c.kind == 0 && inList(include, c.name):
+			return nil, nil, nil, fmt.Errorf("%w: column '%s' is %s; only numeric, string and ENUM columns can be features", ErrNoFeature, c.name, c.typ)
+		case c.kind == 0:
+			ignored = append(ignored, c.name)
+			continue
+		}
+		features = append(features, c)
+	}
+	read := features
+	if tcol != nil {
+		read = append(append([]*mlColumn(nil), features...), tcol)
+	}
+	cols, err := m.readColumns(ctx, t, read)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d = &ml.Dataset{Features: cols[:len(features)]}
+	if tcol != nil {
+		d.Target = &cols[len(features)]
+	}
+	return d, features, ignored, nil
+}

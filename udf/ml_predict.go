@@ -1,0 +1,509 @@
+package udf
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
+
+	"github.com/sqlearn/sqlearn/ml"
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+func (m *mlLib) specs() []*spec {
+	return []*spec{
+		{name: "ML_PREDICT_ROW", min: 2, max: 3, ret: types.JSON, volatile: true, nullArgs: true,
+			desc: "ML_PREDICT_ROW(JSON_OBJECT('col', v, ...), model_handle[, options]): the input object plus Prediction and ml_results.",
+			eval: m.predictRow},
+	}
+}
+
+// predictRow is ML_PREDICT_ROW. Features bind by name, case-insensitively
+// as column names do; keys the model does not use are kept in the output
+// and otherwise ignored.
+func (m *mlLib) predictRow(c *call) (any, error) {
+	if c.args[0] == nil || c.args[1] == nil {
+		return nil, nil
+	}
+	in, err := jsonObject(c, 0)
+	if err != nil {
+		return nil, err
+	}
+	handle, err := c.str(1)
+	if err != nil {
+		return nil, err
+	}
+	lm, err := m.model(c.ctx, handle)
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]string)
+	for _, f := range lm.model.Features() {
+		byName[strings.ToLower(f.Name)] = f.Name
+	}
+	row := make(map[string]any, len(in))
+	for k, v := range in {
+		if name, ok := byName[strings.ToLower(k)]; ok {
+			row[name] = plainValue(v)
+		}
+	}
+	p, err := lm.model.Predict(row)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(in)+2)
+	for k, v := range in {
+		out[k] = v
+	}
+	out["Prediction"] = p.Value
+	out["ml_results"] = mlResults(lm.model.Task(), p.Value, p.Probabilities)
+	return types.JSONDocument{Val: out}, nil
+}
+
+// mlResults is HeatWave's ml_results object.
+func mlResults(task ml.Task, value any, proba map[string]float64) map[string]any {
+	key := map[ml.Task]string{ml.Classification: "class", ml.Regression: "prediction",
+		ml.Clustering: "cluster", ml.Recommendation: "rating"}[task]
+	res := map[string]any{"predictions": map[string]any{key: value}}
+	if proba != nil {
+		pm := make(map[string]any, len(proba))
+		for k, v := range proba {
+			pm[k] = v
+		}
+		res["probabilities"] = pm
+	}
+	return res
+}
+
+// jsonObject reads argument i as a JSON object.
+func jsonObject(c *call, i int) (map[string]any, error) {
+	var v any
+	switch x := c.args[i].(type) {
+	case sql.JSONWrapper:
+		var err error
+		if v, err = x.ToInterface(); err != nil {
+			return nil, err
+		}
+	default:
+		s, err := c.str(i)
+		if err != nil {
+			return nil, err
+		}
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, c.argErr(i, "must be a JSON object: %v", err)
+		}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, c.argErr(i, "must be a JSON object, got %s", typeName(v))
+	}
+	return obj, nil
+}
+
+// plainValue turns the numbers a JSON document may hold into float64,
+// which is what a model's numeric columns take.
+func plainValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+	case decimal.Decimal:
+		f, _ := x.Float64()
+		return f
+	case bool:
+		if x {
+			return 1.0
+		}
+		return 0.0
+	}
+	if f, ok := numeric(v); ok {
+		return f
+	}
+	return v
+}
+
+// modelColumns finds the table columns a model reads, by name.
+func modelColumns(t *mlTable, model *ml.Model) ([]*mlColumn, error) {
+	var cols []*mlColumn
+	for _, f := range model.Features() {
+		c, err := t.column(f.Name)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the model needs column '%s', which %s lacks", ErrArgument, f.Name, t.qualified())
+		}
+		if c.kind == 0 {
+			return nil, fmt.Errorf("%w: column '%s' is %s; the model needs %v values", ErrNoFeature, c.name, c.typ, f.Kind)
+		}
+		cols = append(cols, c)
+	}
+	return cols, nil
+}
+
+// named renames read columns to the model's spelling of each name.
+func named(cols []ml.Column, model *ml.Model) []ml.Column {
+	for i, f := range model.Features() {
+		cols[i].Name = f.Name
+	}
+	return cols
+}
+
+var scoreSchema = sql.Schema{
+	{Name: "metric", Type: types.LongText},
+	{Name: "score", Type: types.Float64},
+}
+
+// score is CALL sys.ML_SCORE('db.table', 'target', handle, 'metric',
+// @score, options): it sets @score and also returns it as a row.
+func (m *mlLib) score(ctx *sql.Context, table, target, handle, metric string, out *float64, options string) (sql.RowIter, error) {
+	return guard(ctx, "ML_SCORE", func() (sql.RowIter, error) {
+		lm, err := m.model(ctx, handle)
+		if err != nil {
+			return nil, err
+		}
+		t, err := m.openTable(ctx, table)
+		if err != nil {
+			return nil, err
+		}
+		cols, err := modelColumns(t, lm.model)
+		if err != nil {
+			return nil, err
+		}
+		task := lm.model.Task()
+		if task != ml.Clustering {
+			if target == "" {
+				return nil, fmt.Errorf("%w: the target column is NULL", ErrArgument)
+			}
+			tc, err := t.column(target)
+			if err != nil {
+				return nil, err
+			}
+			cols = append(cols, tc)
+		}
+		read, err := m.readColumns(ctx, t, cols)
+		if err != nil {
+			return nil, err
+		}
+		nf := len(lm.model.Features())
+		d := &ml.Dataset{Features: named(read[:nf], lm.model)}
+		if len(read) > nf {
+			d.Target = &read[nf]
+		}
+		if d.Rows() == 0 {
+			return nil, fmt.Errorf("%w: table %s is empty", ErrArgument, t.qualified())
+		}
+		s, err := ml.Score(ctx, lm.model, d, metric)
+		if err != nil {
+			return nil, err
+		}
+		*out = s
+		return sql.RowsToRowIter(sql.Row{strings.ToLower(metric), s}), nil
+	})
+}
+
+var predictTableSchema = sql.Schema{
+	{Name: "output_table", Type: types.LongText},
+	{Name: "rows_written", Type: types.Int64},
+	{Name: "predict_seconds", Type: types.Float64},
+	{Name: "write_seconds", Type: types.Float64},
+}
+
+// predictChunk is the rows predicted and written per step: enough to keep
+// batch prediction efficient, little enough to bound memory.
+const predictChunk = 16384
+
+// predictTxBytes bounds the INSERT text per transaction, so one Raft entry
+// stays a few tens of megabytes however large the table.
+const predictTxBytes = 32 << 20
+
+// predictTable is CALL sys.ML_PREDICT_TABLE('db.in', handle, 'db.out',
+// options): out gets in's columns plus Prediction and ml_results, written
+// through the engine. A failure drops out, so no partial table remains.
+func (m *mlLib) predictTable(ctx *sql.Context, in, handle, outName, options string) (sql.RowIter, error) {
+	return guard(ctx, "ML_PREDICT_TABLE", func() (sql.RowIter, error) {
+		lm, err := m.model(ctx, handle)
+		if err != nil {
+			return nil, err
+		}
+		t, err := m.openTable(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		cols, err := modelColumns(t, lm.model)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range []string{"Prediction", "ml_results"} {
+			if _, err := t.column(name); err == nil {
+				return nil, fmt.Errorf("%w: %s already has a column '%s', which the output adds", ErrArgument, t.qualified(), name)
+			}
+		}
+		odb, oname, err := splitTable(ctx, outName)
+		if err != nil {
+			return nil, err
+		}
+		qout := ident(odb) + "." + ident(oname)
+		ictx := m.innerContext(ctx)
+		if err := exec(ictx, m.lib, "CREATE TABLE "+qout+" LIKE "+ident(t.db)+"."+ident(t.name)); err != nil {
+			return nil, err
+		}
+		w := &predictWriter{m: m, ctx: ictx, table: qout, model: lm.model, t: t, cols: cols,
+			predType: predictionType(lm), start: time.Now()}
+		n, err := w.run()
+		if err != nil {
+			// Clean up even when the statement was killed.
+			cctx := m.innerContext(ctx.WithContext(context.WithoutCancel(ctx)))
+			_ = exec(cctx, m.lib, "ROLLBACK")
+			if derr := exec(cctx, m.lib, "DROP TABLE IF EXISTS "+qout); derr != nil {
+				return nil, errors.Join(err, derr)
+			}
+			return nil, err
+		}
+		return sql.RowsToRowIter(sql.Row{odb + "." + oname, n, w.predict.Seconds(), w.write.Seconds()}), nil
+	})
+}
+
+// predictionType is the SQL type of the Prediction column: the target's
+// type for classifiers, so labels read back as they were stored.
+func predictionType(lm *loadedModel) string {
+	switch lm.model.Task() {
+	case ml.Clustering:
+		return "BIGINT"
+	case ml.Classification:
+		if lm.meta.TargetType != "" {
+			return lm.meta.TargetType
+		}
+		return "TEXT"
+	}
+	return "DOUBLE"
+}
+
+// predictWriter streams a table through a model into the output table.
+type predictWriter struct {
+	m              *mlLib
+	ctx            *sql.Context
+	table          string
+	model          *ml.Model
+	t              *mlTable
+	cols           []*mlColumn
+	predType       string
+	start          time.Time
+	predict, write time.Duration
+}
+
+func (w *predictWriter) run() (int64, error) {
+	if err := exec(w.ctx, w.m.lib, "ALTER TABLE "+w.table+" ADD COLUMN Prediction "+w.predType+", ADD COLUMN ml_results JSON"); err != nil {
+		return 0, err
+	}
+	cursors, err := w.m.srv.Store().ScanTable(w.t.db, w.t.name)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		for _, c := range cursors {
+			c.Close()
+		}
+	}()
+	lits := make([]func(b []byte, v any) []byte, len(w.t.cols))
+	for i := range w.t.cols {
+		lits[i] = literalWriter(w.t.cols[i].typ)
+	}
+	readers := make([]func(v any) (float64, string, error), len(w.cols))
+	for k, c := range w.cols {
+		readers[k] = valueReader(c)
+	}
+	var total int64
+	txBytes := 0
+	inTx := false
+	var stmt []byte
+	rows := make([]storage.Row, 0, predictChunk)
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		d, err := chunkDataset(rows, w.cols, readers)
+		if err != nil {
+			return err
+		}
+		d.Features = named(d.Features, w.model)
+		pr, err := w.model.PredictBatch(w.ctx, d)
+		if err != nil {
+			return err
+		}
+		w.predict += time.Since(t0)
+		t1 := time.Now()
+		for i, r := range rows {
+			if len(stmt) == 0 {
+				stmt = append(stmt, "INSERT INTO "+w.table+" VALUES "...)
+			} else {
+				stmt = append(stmt, ',')
+			}
+			stmt = append(stmt, '(')
+			for k, v := range r {
+				stmt = lits[k](stmt, v)
+				stmt = append(stmt, ',')
+			}
+			stmt = predictionLiteral(stmt, pr.Label(i))
+			stmt = append(stmt, ',')
+			stmt = resultsLiteral(stmt, pr, i)
+			stmt = append(stmt, ')')
+			if len(stmt) >= stmtBytes || i == len(rows)-1 {
+				if !inTx {
+					if err := exec(w.ctx, w.m.lib, "START TRANSACTION"); err != nil {
+						return err
+					}
+					inTx = true
+				}
+				if err := exec(w.ctx, w.m.lib, string(stmt)); err != nil {
+					return err
+				}
+				txBytes += len(stmt)
+				stmt = stmt[:0]
+				if txBytes >= predictTxBytes {
+					if err := exec(w.ctx, w.m.lib, "COMMIT"); err != nil {
+						return err
+					}
+					inTx, txBytes = false, 0
+				}
+			}
+		}
+		total += int64(len(rows))
+		rows = rows[:0]
+		w.write += time.Since(t1)
+		return nil
+	}
+	for _, cur := range cursors {
+		for {
+			r, _, ok := cur.Next()
+			if !ok {
+				break
+			}
+			rows = append(rows, r)
+			if len(rows) == predictChunk {
+				if err := flush(); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return 0, err
+	}
+	if inTx {
+		if err := exec(w.ctx, w.m.lib, "COMMIT"); err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
+}
+
+// chunkDataset converts the model's columns of a chunk of stored rows.
+func chunkDataset(rows []storage.Row, cols []*mlColumn, readers []func(v any) (float64, string, error)) (*ml.Dataset, error) {
+	d := &ml.Dataset{Features: make([]ml.Column, len(cols))}
+	for k, c := range cols {
+		col := ml.Column{Name: c.name, Kind: c.kind}
+		for i, r := range rows {
+			v := r[c.ord]
+			var f float64
+			var s string
+			if v == nil {
+				if col.Null == nil {
+					col.Null = make([]bool, len(rows))
+				}
+				col.Null[i] = true
+			} else {
+				var err error
+				if f, s, err = readers[k](v); err != nil {
+					return nil, fmt.Errorf("%w: column '%s': %w", ErrArgument, c.name, err)
+				}
+			}
+			if c.kind == ml.Numeric {
+				col.Num = append(col.Num, f)
+			} else {
+				col.Str = append(col.Str, s)
+			}
+		}
+		d.Features[k] = col
+	}
+	return d, nil
+}
+
+func predictionLiteral(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case float64:
+		return appendFloat(b, x)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case string:
+		return sqlString(b, x)
+	}
+	return append(b, "NULL"...)
+}
+
+func appendFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "NULL"...)
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+// resultsLiteral writes row i's ml_results JSON as a string literal.
+func resultsLiteral(b []byte, pr *ml.Predictions, i int) []byte {
+	var proba map[string]float64
+	if len(pr.Classes) > 0 {
+		proba = make(map[string]float64, len(pr.Classes))
+		k := len(pr.Classes)
+		for j, c := range pr.Classes {
+			proba[c] = pr.Proba[i*k+j]
+		}
+	}
+	js, err := json.Marshal(mlResults(pr.Task, pr.Label(i), proba))
+	if err != nil {
+		return append(b, "NULL"...)
+	}
+	return sqlString(b, string(js))
+}
+
+// literalWriter renders a column's stored values as SQL literals that
+// insert the same value into a column of the same type.
+func literalWriter(t sql.Type) func(b []byte, v any) []byte {
+	isTime := t.Type() == sqltypes.Time
+	return func(b []byte, v any) []byte {
+		switch x := v.(type) {
+		case nil:
+			return append(b, "NULL"...)
+		case int64:
+			if isTime {
+				return sqlString(b, types.Timespan(x).String())
+			}
+			return strconv.AppendInt(b, x, 10)
+		case uint64:
+			return strconv.AppendUint(b, x, 10)
+		case float64:
+			return appendFloat(b, x)
+		case float32:
+			return strconv.AppendFloat(b, float64(x), 'g', -1, 32)
+		case string:
+			return sqlString(b, x)
+		case []byte:
+			return sqlBytes(b, x)
+		case time.Time:
+			return sqlString(b, x.UTC().Format("2006-01-02 15:04:05.999999"))
+		}
+		panic(fmt.Sprintf("udf: stored value of type %T", v))
+	}
+}

@@ -1,0 +1,278 @@
+package udf_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sqlearn/sqlearn/sqlext"
+	"github.com/sqlearn/sqlearn/udf"
+)
+
+// startAt runs a server on dataDir (which may hold an earlier server's
+// data) and returns it with a stop function for restart tests.
+func startAt(t testing.TB, dataDir string) (*server, func()) {
+	t.Helper()
+	cfg := sqlext.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = dataDir
+	cfg.Extensions = udf.Extensions
+	cfg.Logger = nil
+	srv, err := sqlext.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve() }()
+	dsn := fmt.Sprintf("root@tcp(%s)/", srv.Addr())
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE DATABASE IF NOT EXISTS t"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = sql.Open("mysql", dsn+"t"); err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		db.Close()
+		srv.Close()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}
+	t.Cleanup(stop)
+	return &server{srv: srv, db: db, dsn: dsn + "t"}, stop
+}
+
+// fruit is a small two-feature table whose label follows x and colour.
+func loadFruit(t testing.TB, s *server) {
+	t.Helper()
+	s.exec(t, "CREATE TABLE fruit (id INT PRIMARY KEY, x DOUBLE, colour VARCHAR(10), weight DECIMAL(6,2), picked DATE, label VARCHAR(10))")
+	var b strings.Builder
+	b.WriteString("INSERT INTO fruit VALUES ")
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		x := float64(i%20) / 2
+		colour := []string{"red", "green", "yellow"}[i%3]
+		label := "apple"
+		if x > 5 || colour == "yellow" {
+			label = "banana"
+		}
+		fmt.Fprintf(&b, "(%d, %g, '%s', %d.5, '2024-01-01', '%s')", i, x, colour, 100+i%7, label)
+	}
+	s.exec(t, b.String())
+}
+
+func jsonOf(t testing.TB, s string) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("%v: %s", err, s)
+	}
+	return v
+}
+
+func TestMLTrainPredictRoundTrip(t *testing.T) {
+	s, _ := startAt(t, t.TempDir())
+	loadFruit(t, s)
+
+	var handle, task, algo, metrics string
+	var trainRows, validRows int64
+	var secs float64
+	err := s.db.QueryRow(`CALL sys.ML_TRAIN('t.fruit', 'label', JSON_OBJECT('task', 'classification',
+		'algorithm', 'LogisticRegression', 'exclude_column_list', JSON_ARRAY('id'), 'validation_fraction', 0.25, 'seed', 7), @model)`).
+		Scan(&handle, &task, &algo, &trainRows, &validRows, &secs, &metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := one[string](t, s, "SELECT @model"); got != handle || !strings.HasPrefix(handle, "t.fruit_root_") {
+		t.Fatalf("@model = %q, result handle %q", got, handle)
+	}
+	if task != "classification" || algo != "LogisticRegression" || trainRows != 150 || validRows != 50 {
+		t.Errorf("result: %s %s %d %d", task, algo, trainRows, validRows)
+	}
+	m := jsonOf(t, metrics)
+	acc := m["validation"].(map[string]any)["accuracy"].(float64)
+	if acc < 0.8 {
+		t.Errorf("validation accuracy %v: %s", acc, metrics)
+	}
+
+	// The catalog row, HeatWave's columns, with the DATE column left out.
+	var owner, target, train, cols, meta string
+	var size int64
+	err = s.db.QueryRow("SELECT model_owner, target_column_name, train_table_name, model_object_size, column_names, model_metadata FROM ML_SCHEMA_root.MODEL_CATALOG WHERE model_handle = @model").
+		Scan(&owner, &target, &train, &size, &cols, &meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if owner != "root" || target != "label" || train != "t.fruit" || size <= 0 {
+		t.Errorf("catalog: %s %s %s %d", owner, target, train, size)
+	}
+	for _, want := range []string{`"x"`, `"colour"`, `"weight"`} {
+		if !strings.Contains(cols, want) {
+			t.Errorf("column_names %s lacks %s", cols, want)
+		}
+	}
+	ign, _ := jsonOf(t, meta)["ignored_columns"].([]any)
+	if strings.Contains(cols, "picked") || strings.Contains(cols, `"id"`) || len(ign) != 1 || ign[0] != "picked" {
+		t.Errorf("column_names %s / metadata %s", cols, meta)
+	}
+
+	// Prediction binds by name: order and case of keys do not matter,
+	// extra keys are kept but ignored.
+	for _, q := range []string{
+		"SELECT sys.ML_PREDICT_ROW(JSON_OBJECT('x', 8, 'colour', 'red', 'weight', 101.5), @model, NULL)",
+		"SELECT ML_PREDICT_ROW(JSON_OBJECT('Weight', 101.5, 'extra', 'z', 'COLOUR', 'red', 'x', 8), @model)",
+	} {
+		out := jsonOf(t, one[string](t, s, q))
+		if out["Prediction"] != "banana" {
+			t.Errorf("%s: %v", q, out)
+		}
+		res := out["ml_results"].(map[string]any)
+		pr := res["probabilities"].(map[string]any)
+		if p := pr["banana"].(float64) + pr["apple"].(float64); math.Abs(p-1) > 1e-9 {
+			t.Errorf("probabilities %v", pr)
+		}
+		if res["predictions"].(map[string]any)["class"] != "banana" {
+			t.Errorf("ml_results %v", res)
+		}
+	}
+
+	// Load and unload: after unloading, the next use reads the catalog.
+	s.exec(t, "CALL sys.ML_MODEL_UNLOAD(@model)")
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM sys.ml_models WHERE model_handle = @model AND loaded = 0"); n != 1 {
+		t.Errorf("after unload: %d", n)
+	}
+	s.exec(t, "CALL sys.ML_MODEL_LOAD(@model, NULL)")
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM sys.ml_models WHERE model_handle = @model AND loaded = 1"); n != 1 {
+		t.Errorf("after load: %d", n)
+	}
+
+	var metric string
+	var score float64
+	if err := s.db.QueryRow("CALL sys.ML_SCORE('t.fruit', 'label', @model, 'accuracy', @score, NULL)").Scan(&metric, &score); err != nil {
+		t.Fatal(err)
+	}
+	if got := one[float64](t, s, "SELECT @score"); got != score || score < 0.8 {
+		t.Errorf("score %v, @score %v", score, got)
+	}
+
+	var outName string
+	var written int64
+	var ps, ws float64
+	if err := s.db.QueryRow("CALL sys.ML_PREDICT_TABLE('t.fruit', @model, 't.fruit_pred', NULL)").Scan(&outName, &written, &ps, &ws); err != nil {
+		t.Fatal(err)
+	}
+	if written != 200 {
+		t.Errorf("wrote %d rows", written)
+	}
+	agree := one[float64](t, s, "SELECT AVG(Prediction = label) FROM t.fruit_pred")
+	if math.Abs(agree-score) > 1e-9 {
+		t.Errorf("table accuracy %v, ML_SCORE %v", agree, score)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM t.fruit_pred p JOIN t.fruit f ON p.id = f.id WHERE p.picked = f.picked AND p.weight = f.weight AND p.colour = f.colour"); n != 200 {
+		t.Errorf("input columns copied for %d rows", n)
+	}
+	row := one[string](t, s, "SELECT ml_results FROM t.fruit_pred WHERE id = 16")
+	if !strings.Contains(row, "probabilities") {
+		t.Errorf("ml_results %s", row)
+	}
+
+	s.exec(t, "CALL sys.ML_MODEL_DROP(@model)")
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM ML_SCHEMA_root.MODEL_CATALOG"); n != 0 {
+		t.Errorf("%d catalog rows after drop", n)
+	}
+	wantError(t, s, "SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 1), @model)", 1210, "ML_PREDICT_ROW", "not found")
+}
+
+func TestMLErrors(t *testing.T) {
+	s, _ := startAt(t, t.TempDir())
+	loadFruit(t, s)
+	s.exec(t, "CREATE TABLE nothing (x DOUBLE, y DOUBLE)")
+	s.exec(t, "CREATE TABLE nulls (x DOUBLE, z DOUBLE, y DOUBLE)")
+	s.exec(t, "INSERT INTO nulls VALUES (1, NULL, 2), (2, NULL, 4), (3, NULL, 7)")
+	s.exec(t, "CALL sys.ML_TRAIN('t.fruit', 'label', JSON_OBJECT('exclude_column_list', JSON_ARRAY('id')), @good)")
+	train := func(table, target, opts string) string {
+		return fmt.Sprintf("CALL sys.ML_TRAIN(%s, %s, %s, @m)", table, target, opts)
+	}
+	cases := []struct {
+		q     string
+		code  uint16
+		parts []string
+	}{
+		{train("'t.nope'", "'label'", "NULL"), 1146, []string{"ML_TRAIN", "nope"}},
+		{train("'nodb.fruit'", "'label'", "NULL"), 1049, []string{"ML_TRAIN", "nodb"}},
+		{train("'t.fruit'", "'nope'", "NULL"), 1210, []string{"ML_TRAIN", "column 'nope' does not exist"}},
+		{train("'t.fruit'", "NULL", "NULL"), 1210, []string{"ML_TRAIN", "needs a target column"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('task', 'regression')"), 1210, []string{"ML_TRAIN", "target", "numeric"}},
+		{train("'t.fruit'", "'picked'", "NULL"), 1210, []string{"ML_TRAIN", "target column 'picked'"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('include_column_list', JSON_ARRAY('picked'))"), 1210, []string{"ML_TRAIN", "'picked'", "features"}},
+		{train("'t.nothing'", "'y'", "JSON_OBJECT('task', 'regression')"), 1210, []string{"ML_TRAIN", "empty"}},
+		{train("'t.nulls'", "'y'", "JSON_OBJECT('task', 'regression')"), 1210, []string{"ML_TRAIN", `"z"`}},
+		{train("'t.fruit'", "'label'", "'{not json'"), 1210, []string{"ML_TRAIN", "options must be a JSON object"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('max_depht', 3)"), 1210, []string{"ML_TRAIN", "unknown option 'max_depht'"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('algorithm', 'Magic')"), 1210, []string{"ML_TRAIN", "unknown algorithm 'Magic'"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('n_estimators', 'many')"), 1210, []string{"ML_TRAIN", "'n_estimators' must be an integer"}},
+		{train("'t.fruit'", "'label'", "JSON_OBJECT('task', 'recommendation')"), 1210, []string{"ML_TRAIN", "'users' and 'items'"}},
+		{"SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 1), 'no_such_model')", 1210, []string{"ML_PREDICT_ROW", "no model 'no_such_model'"}},
+		{"CALL sys.ML_MODEL_LOAD('no_such_model', NULL)", 1210, []string{"ML_MODEL_LOAD", "no_such_model"}},
+		{"CALL sys.ML_MODEL_DROP('no_such_model')", 1210, []string{"ML_MODEL_DROP", "no_such_model"}},
+		{"CALL sys.ML_SCORE('t.fruit', 'label', 'no_such_model', 'accuracy', @s, NULL)", 1210, []string{"ML_SCORE", "no_such_model"}},
+		{"SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 1, 'colour', 'red'), @good)", 1210, []string{"ML_PREDICT_ROW", "missing column", `"weight"`}},
+		{"SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 'big', 'colour', 'red', 'weight', 1), @good)", 1210, []string{"ML_PREDICT_ROW", "wrong value type", `"x"`}},
+		{"SELECT ML_PREDICT_ROW('[1,2]', @good)", 1210, []string{"ML_PREDICT_ROW", "must be a JSON object"}},
+		{"CALL sys.ML_SCORE('t.fruit', 'label', @good, 'r2', @s, NULL)", 1210, []string{"ML_SCORE", "r2"}},
+		{"CALL sys.ML_SCORE('t.fruit', 'label', @good, 'nonsense', @s, NULL)", 1210, []string{"ML_SCORE", "unknown metric"}},
+		{"CALL sys.ML_SCORE('t.nulls', 'y', @good, 'accuracy', @s, NULL)", 1210, []string{"ML_SCORE", "needs column"}},
+		{"CALL sys.ML_PREDICT_TABLE('t.fruit', @good, 't.fruit', NULL)", 1050, []string{"ML_PREDICT_TABLE", "fruit"}},
+	}
+	for _, c := range cases {
+		wantError(t, s, c.q, c.code, c.parts...)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM ML_SCHEMA_root.MODEL_CATALOG"); n != 1 {
+		t.Errorf("%d catalog rows, want only the good model", n)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM sys.ML_JOBS WHERE state = 'failed' AND error LIKE '%\"z\"%'"); n != 1 {
+		t.Errorf("the all-NULL failure is not in ML_JOBS with its reason (%d)", n)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'fruit%'"); n != 1 {
+		t.Errorf("%d fruit tables", n)
+	}
+}
+
+// TestMLModelSurvivesRestart trains, restarts the server on the same data
+// directory and predicts with the handle, which must load from the
+// replicated catalog.
+func TestMLModelSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	s, stop := startAt(t, dir)
+	loadFruit(t, s)
+	s.exec(t, "CALL sys.ML_TRAIN('t.fruit', 'label', JSON_OBJECT('algorithm', 'DecisionTree', 'max_depth', 4), @model)")
+	handle := one[string](t, s, "SELECT @model")
+	q := "SELECT ML_PREDICT_ROW(JSON_OBJECT('x', 3, 'colour', 'yellow', 'weight', 100, 'id', 1), ?)"
+	before := one[string](t, s, q, handle)
+	stop()
+
+	s, _ = startAt(t, dir)
+	if after := one[string](t, s, q, handle); after != before {
+		t.Errorf("after restart %s, before %s", after, before)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM sys.ml_models WHERE model_handle = ?", handle); n != 1 {
+		t.Errorf("sys.ml_models lists the model %d times", n)
+	}
+}
