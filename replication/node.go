@@ -134,6 +134,11 @@ type Node struct {
 	log       *slog.Logger
 	self      string
 
+	handlers struct {
+		sync.Mutex
+		m map[string]LeaderHandler
+	}
+
 	// termBarrier is the term in which this leader last pushed a read
 	// barrier through the log: the first linearizable read of a term must,
 	// so that the commit index it reads covers every earlier term.

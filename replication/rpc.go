@@ -2,6 +2,7 @@ package replication
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/raft"
 )
 
 // The cluster service: what a node asks of another node (usually the
@@ -20,6 +23,7 @@ const (
 	opJoin      byte = 3 // payload: id, address, 1 byte voter
 	opRemove    byte = 4 // payload: id
 	opStatus    byte = 5 // reply: id, uvarint applied index, state, varint last contact (unix ns)
+	opCustom    byte = 6 // payload: handler name, request; reply: the handler's answer (on the leader only)
 
 	statusOK  byte = 0
 	statusErr byte = 1
@@ -120,6 +124,17 @@ func (n *Node) handle(op byte, p []byte) (byte, []byte) {
 			return fail(err)
 		}
 		return statusOK, nil
+	case opCustom:
+		d := payloadReader{b: p}
+		name := d.string()
+		if d.err != nil {
+			return fail(d.err)
+		}
+		reply, err := n.serveLeader(name, d.b)
+		if err != nil {
+			return fail(err)
+		}
+		return statusOK, reply
 	case opStatus:
 		s := n.localStatus()
 		reply := encodeString(s.ID)
@@ -270,4 +285,64 @@ func roundTrip(c net.Conn, op byte, payload []byte, timeout time.Duration) (byte
 	}
 	reply, err := readBytes(c)
 	return status[0], reply, err
+}
+
+// LeaderHandler answers a request that only the leader may answer (handing
+// out auto-increment values, for one: a value must be unique cluster-wide).
+type LeaderHandler func(request []byte) ([]byte, error)
+
+// HandleOnLeader registers a handler under a name, on every node; it runs
+// on whichever node leads when a request arrives.
+func (n *Node) HandleOnLeader(name string, h LeaderHandler) {
+	n.handlers.Lock()
+	defer n.handlers.Unlock()
+	if n.handlers.m == nil {
+		n.handlers.m = make(map[string]LeaderHandler)
+	}
+	n.handlers.m[name] = h
+}
+
+func (n *Node) serveLeader(name string, req []byte) ([]byte, error) {
+	if n.raft.State() != raft.Leader {
+		return nil, ErrNotLeader
+	}
+	n.handlers.Lock()
+	h := n.handlers.m[name]
+	n.handlers.Unlock()
+	if h == nil {
+		return nil, fmt.Errorf("replication: no handler %q", name)
+	}
+	return h(req)
+}
+
+// OnLeader runs the named handler on the leader: here when this node
+// leads, otherwise through the cluster service.
+func (n *Node) OnLeader(ctx context.Context, name string, req []byte) ([]byte, error) {
+	start := time.Now()
+	for {
+		if n.raft.State() == raft.Leader {
+			reply, err := n.serveLeader(name, req)
+			if !errors.Is(err, ErrNotLeader) {
+				return reply, err
+			}
+		} else if addr, _ := n.raft.LeaderWithID(); addr != "" {
+			status, reply, err := n.peers.call(string(addr), opCustom, append(encodeString(name), req...), n.cfg.ApplyTimeout)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("%w: asking the leader at %s: %v", ErrNoLeader, addr, err)
+			case status == statusOK:
+				return reply, nil
+			case status != statusNotLeader:
+				return nil, errors.New(string(reply))
+			}
+		}
+		if time.Since(start) > leaderWait {
+			return nil, ErrNoLeader
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
 }

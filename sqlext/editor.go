@@ -11,6 +11,7 @@ import (
 // editor applies one statement's row changes to the session transaction.
 // Nothing reaches storage until the transaction commits.
 type editor struct {
+	ctx  *sql.Context
 	t    *Table
 	tx   *transaction
 	tt   *txTable
@@ -21,7 +22,7 @@ type editor struct {
 var _ sql.TableEditor = (*editor)(nil)
 
 func (t *Table) newEditor(ctx *sql.Context) *editor {
-	e := &editor{t: t, tx: txFrom(ctx)}
+	e := &editor{ctx: ctx, t: t, tx: txFrom(ctx)}
 	switch {
 	case e.tx == nil:
 		e.err = fmt.Errorf("sqlext: write outside a transaction")
@@ -86,7 +87,7 @@ func (e *editor) insert(sr storage.Row) error {
 	var rowID uint64
 	if e.t.keyless() {
 		var err error
-		if rowID, err = e.t.p.store.AllocRowIDs(e.t.info.DB, e.t.info.Name, 1); err != nil {
+		if rowID, err = e.t.p.allocate(e.ctx, allocRowIDs, e.t.info.DB, e.t.info.Name, 1); err != nil {
 			return translateStorage(err)
 		}
 		id = storage.KeylessIdentity(rowID)

@@ -21,6 +21,9 @@ type Provider struct {
 	reads interface {
 		ReadBarrier(ctx context.Context, level replication.ReadLevel) error
 	}
+	// leader answers requests only the leader may answer; nil on a store
+	// without replication, where this node answers.
+	leader leaderCaller
 
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.

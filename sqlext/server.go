@@ -148,6 +148,8 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, store: store, node: node, log: cfg.Logger}
 	s.prov = NewProvider(store, node)
 	s.prov.reads = node
+	s.prov.leader = node
+	node.HandleOnLeader(allocHandler, s.prov.serveAlloc)
 	s.prov.Extend(clusterExtensions(node, cfg.FaultInjection))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))

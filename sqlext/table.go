@@ -214,20 +214,10 @@ func (t *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
 func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal interface{}) (uint64, error) {
 	if insertVal != nil {
 		if n, ok := unsignedOf(insertVal); ok {
-			next, err := t.p.store.PeekAutoInc(t.info.DB, t.info.Name)
-			if err != nil {
-				return 0, translateStorage(err)
-			}
-			if n >= next {
-				if _, err := t.p.store.AllocAutoInc(t.info.DB, t.info.Name, n-next+1); err != nil {
-					return 0, translateStorage(err)
-				}
-			}
-			return n, nil
+			return t.p.allocate(ctx, bumpAutoInc, t.info.DB, t.info.Name, n)
 		}
 	}
-	v, err := t.p.store.AllocAutoInc(t.info.DB, t.info.Name, 1)
-	return v, translateStorage(err)
+	return t.p.allocate(ctx, allocAutoInc, t.info.DB, t.info.Name, 1)
 }
 
 func unsignedOf(v any) (uint64, bool) {

@@ -89,6 +89,35 @@ func TestClusterOfThree(t *testing.T) {
 	for i, n := range nodes {
 		exec1(t, n.db(t, "c"), "INSERT INTO kv VALUES (?, ?)", i, n.id)
 	}
+	// Auto-increment values and hidden row ids are unique cluster-wide
+	// when every node inserts at once.
+	exec1(t, nodes[0].db(t, ""), "CREATE TABLE c.auto (id INT PRIMARY KEY AUTO_INCREMENT, node VARCHAR(8))")
+	exec1(t, nodes[0].db(t, ""), "CREATE TABLE c.bag (node VARCHAR(8))")
+	var wg sync.WaitGroup
+	for _, n := range nodes {
+		wg.Add(1)
+		go func(n *clusterNode) {
+			defer wg.Done()
+			db := n.db(t, "c")
+			for i := 0; i < 20; i++ {
+				if _, err := db.Exec("INSERT INTO auto (node) VALUES (?)", n.id); err != nil {
+					t.Errorf("auto-increment insert on %s: %v", n.id, err)
+					return
+				}
+				if _, err := db.Exec("INSERT INTO bag VALUES (?)", n.id); err != nil {
+					t.Errorf("keyless insert on %s: %v", n.id, err)
+					return
+				}
+			}
+		}(n)
+	}
+	wg.Wait()
+	if got := scalar[int](t, nodes[1].db(t, "c"), "SELECT COUNT(DISTINCT id) FROM auto"); got != 60 {
+		t.Fatalf("%d distinct auto-increment ids, want 60", got)
+	}
+	if got := scalar[int](t, nodes[2].db(t, "c"), "SELECT COUNT(*) FROM bag"); got != 60 {
+		t.Fatalf("%d keyless rows, want 60", got)
+	}
 	exec1(t, nodes[0].db(t, ""), "CREATE USER reader IDENTIFIED BY 'pw'")
 	exec1(t, nodes[0].db(t, ""), "GRANT SELECT ON c.* TO reader")
 	// Reads at every level on every node see every acknowledged write.
@@ -129,7 +158,6 @@ func TestClusterOfThree(t *testing.T) {
 	var next atomic.Int64
 	next.Store(100)
 	stop := make(chan struct{})
-	var wg sync.WaitGroup
 	for _, n := range survivors {
 		wg.Add(1)
 		go func(db *sql.DB) {

@@ -1,0 +1,100 @@
+package sqlext
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Auto-increment values and hidden row ids must be unique across the
+// cluster, so the leader hands them out from its storage allocator; a
+// follower asks it. (After a failover the new leader starts from the
+// committed counters, so a value the old leader handed out but never
+// committed may be handed out again; the second commit then fails with a
+// duplicate-key error rather than storing two rows under one key.)
+const allocHandler = "sqlext.alloc"
+
+type allocKind byte
+
+const (
+	allocAutoInc allocKind = 1 // reserve n values, reply the first
+	allocRowIDs  allocKind = 2 // reserve n row ids, reply the first
+	bumpAutoInc  allocKind = 3 // make the next value at least n+1, reply n
+)
+
+// leaderCaller runs a named handler on the leader.
+type leaderCaller interface {
+	OnLeader(ctx context.Context, name string, req []byte) ([]byte, error)
+}
+
+func (p *Provider) allocate(ctx context.Context, kind allocKind, db, table string, n uint64) (uint64, error) {
+	req := []byte{byte(kind)}
+	req = binary.AppendUvarint(req, uint64(len(db)))
+	req = append(req, db...)
+	req = binary.AppendUvarint(req, uint64(len(table)))
+	req = append(req, table...)
+	req = binary.AppendUvarint(req, n)
+	if p.leader == nil {
+		reply, err := p.serveAlloc(req)
+		return decodeAlloc(reply, err)
+	}
+	reply, err := p.leader.OnLeader(ctx, allocHandler, req)
+	return decodeAlloc(reply, translate(err))
+}
+
+func decodeAlloc(reply []byte, err error) (uint64, error) {
+	if err != nil {
+		return 0, err
+	}
+	v, k := binary.Uvarint(reply)
+	if k <= 0 {
+		return 0, errors.New("sqlext: bad allocation reply")
+	}
+	return v, nil
+}
+
+var errBadAllocRequest = errors.New("sqlext: bad allocation request")
+
+// serveAlloc answers an allocation request on the leader.
+func (p *Provider) serveAlloc(req []byte) ([]byte, error) {
+	if len(req) < 1 {
+		return nil, errBadAllocRequest
+	}
+	kind, rest := allocKind(req[0]), req[1:]
+	str := func() (string, bool) {
+		l, k := binary.Uvarint(rest)
+		if k <= 0 || uint64(len(rest)-k) < l {
+			return "", false
+		}
+		s := string(rest[k : k+int(l)])
+		rest = rest[k+int(l):]
+		return s, true
+	}
+	db, ok1 := str()
+	table, ok2 := str()
+	n, k := binary.Uvarint(rest)
+	if !ok1 || !ok2 || k <= 0 {
+		return nil, errBadAllocRequest
+	}
+	var v uint64
+	var err error
+	switch kind {
+	case allocAutoInc:
+		v, err = p.store.AllocAutoInc(db, table, n)
+	case allocRowIDs:
+		v, err = p.store.AllocRowIDs(db, table, n)
+	case bumpAutoInc:
+		var next uint64
+		if next, err = p.store.PeekAutoInc(db, table); err == nil && n >= next {
+			_, err = p.store.AllocAutoInc(db, table, n-next+1)
+		}
+		v = n
+	default:
+		return nil, fmt.Errorf("%w: kind %d", errBadAllocRequest, kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return binary.AppendUvarint(nil, v), nil
+}
