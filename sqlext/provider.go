@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/storage"
@@ -24,6 +25,8 @@ type Provider struct {
 	// leader answers requests only the leader may answer; nil on a store
 	// without replication, where this node answers.
 	leader leaderCaller
+	// mysqlDB checks privileges for work done outside the planner.
+	mysqlDB *mysql_db.MySQLDb
 
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.

@@ -189,6 +189,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.RootPassword == "" {
 		scfg.Listener = loopbackOnly{Listener: scfg.Listener, log: s.log}
 	}
+	s.prov.mysqlDB = s.engine.Analyzer.Catalog.MySQLDb
 	s.fast = &fastPath{p: s.prov, mysqlDB: s.engine.Analyzer.Catalog.MySQLDb}
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
 		return &errorHandler{Handler: h, log: s.log, fast: s.fast}, nil

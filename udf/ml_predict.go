@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -222,10 +221,6 @@ var predictTableSchema = sql.Schema{
 // batch prediction efficient, little enough to bound memory.
 const predictChunk = 16384
 
-// predictTxBytes bounds the INSERT text per transaction, so one Raft entry
-// stays a few tens of megabytes however large the table.
-const predictTxBytes = 32 << 20
-
 // predictTable is CALL sys.ML_PREDICT_TABLE('db.in', handle, 'db.out',
 // options): out gets in's columns plus Prediction and ml_results, written
 // through the engine. A failure drops out, so no partial table remains.
@@ -305,6 +300,10 @@ func (w *predictWriter) run() (int64, error) {
 	if err := exec(w.ctx, w.m.lib, "ALTER TABLE "+w.table+" ADD COLUMN Prediction "+w.predType+", ADD COLUMN ml_results JSON"); err != nil {
 		return 0, err
 	}
+	db, name, err := splitTable(w.ctx, strings.ReplaceAll(w.table, "`", ""))
+	if err != nil {
+		return 0, err
+	}
 	cursors, err := w.m.srv.Store().ScanTable(w.t.db, w.t.name)
 	if err != nil {
 		return 0, err
@@ -314,101 +313,59 @@ func (w *predictWriter) run() (int64, error) {
 			c.Close()
 		}
 	}()
-	lits := make([]func(b []byte, v any) []byte, len(w.t.cols))
+	values := make([]func(v any) any, len(w.t.cols))
 	for i := range w.t.cols {
-		lits[i] = literalWriter(w.t.cols[i].typ)
+		values[i] = sqlValue(w.t.cols[i].typ)
 	}
 	readers := make([]func(v any) (float64, string, error), len(w.cols))
 	for k, c := range w.cols {
 		readers[k] = valueReader(c)
 	}
-	var total int64
-	txBytes := 0
-	inTx := false
-	var stmt []byte
-	rows := make([]storage.Row, 0, predictChunk)
-	flush := func() error {
-		if len(rows) == 0 {
-			return nil
-		}
-		if err := w.ctx.Err(); err != nil {
-			return err
-		}
-		t0 := time.Now()
-		d, err := chunkDataset(rows, w.cols, readers)
-		if err != nil {
-			return err
-		}
-		d.Features = named(d.Features, w.model)
-		pr, err := w.model.PredictBatch(w.ctx, d)
-		if err != nil {
-			return err
-		}
-		w.predict += time.Since(t0)
-		t1 := time.Now()
-		for i, r := range rows {
-			if len(stmt) == 0 {
-				stmt = append(stmt, "INSERT INTO "+w.table+" VALUES "...)
-			} else {
-				stmt = append(stmt, ',')
+	start := time.Now()
+	n, err := w.m.srv.Provider().BulkInsert(w.ctx, db, name, func(emit func(sql.Row) error) error {
+		rows := make([]storage.Row, 0, predictChunk)
+		flush := func() error {
+			if len(rows) == 0 {
+				return nil
 			}
-			stmt = append(stmt, '(')
-			for k, v := range r {
-				stmt = lits[k](stmt, v)
-				stmt = append(stmt, ',')
+			t0 := time.Now()
+			d, err := chunkDataset(rows, w.cols, readers)
+			if err != nil {
+				return err
 			}
-			stmt = predictionLiteral(stmt, pr.Label(i))
-			stmt = append(stmt, ',')
-			stmt = resultsLiteral(stmt, pr, i)
-			stmt = append(stmt, ')')
-			if len(stmt) >= stmtBytes || i == len(rows)-1 {
-				if !inTx {
-					if err := exec(w.ctx, w.m.lib, "START TRANSACTION"); err != nil {
-						return err
-					}
-					inTx = true
+			d.Features = named(d.Features, w.model)
+			pr, err := w.model.PredictBatch(w.ctx, d)
+			if err != nil {
+				return err
+			}
+			w.predict += time.Since(t0)
+			for i, r := range rows {
+				out := make(sql.Row, 0, len(r)+2)
+				for k, v := range r {
+					out = append(out, values[k](v))
 				}
-				if err := exec(w.ctx, w.m.lib, string(stmt)); err != nil {
+				out = append(out, predictionValue(pr.Label(i)), resultsJSON(pr, i))
+				if err := emit(out); err != nil {
 					return err
 				}
-				txBytes += len(stmt)
-				stmt = stmt[:0]
-				if txBytes >= predictTxBytes {
-					if err := exec(w.ctx, w.m.lib, "COMMIT"); err != nil {
+			}
+			rows = rows[:0]
+			return nil
+		}
+		for _, cur := range cursors {
+			for r, _, ok := cur.Next(); ok; r, _, ok = cur.Next() {
+				rows = append(rows, r)
+				if len(rows) == predictChunk {
+					if err := flush(); err != nil {
 						return err
 					}
-					inTx, txBytes = false, 0
 				}
 			}
 		}
-		total += int64(len(rows))
-		rows = rows[:0]
-		w.write += time.Since(t1)
-		return nil
-	}
-	for _, cur := range cursors {
-		for {
-			r, _, ok := cur.Next()
-			if !ok {
-				break
-			}
-			rows = append(rows, r)
-			if len(rows) == predictChunk {
-				if err := flush(); err != nil {
-					return 0, err
-				}
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return 0, err
-	}
-	if inTx {
-		if err := exec(w.ctx, w.m.lib, "COMMIT"); err != nil {
-			return 0, err
-		}
-	}
-	return total, nil
+		return flush()
+	})
+	w.write = time.Since(start) - w.predict
+	return n, err
 }
 
 // chunkDataset converts the model's columns of a chunk of stored rows.
@@ -442,27 +399,17 @@ func chunkDataset(rows []storage.Row, cols []*mlColumn, readers []func(v any) (f
 	return d, nil
 }
 
-func predictionLiteral(b []byte, v any) []byte {
-	switch x := v.(type) {
-	case float64:
-		return appendFloat(b, x)
-	case int64:
-		return strconv.AppendInt(b, x, 10)
-	case string:
-		return sqlString(b, x)
+// predictionValue is the Prediction column's value; a NaN or infinite
+// regression output has no SQL value and is written as NULL.
+func predictionValue(v any) any {
+	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return nil
 	}
-	return append(b, "NULL"...)
+	return v
 }
 
-func appendFloat(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(b, "NULL"...)
-	}
-	return strconv.AppendFloat(b, f, 'g', -1, 64)
-}
-
-// resultsLiteral writes row i's ml_results JSON as a string literal.
-func resultsLiteral(b []byte, pr *ml.Predictions, i int) []byte {
+// resultsJSON is row i's ml_results document.
+func resultsJSON(pr *ml.Predictions, i int) any {
 	var proba map[string]float64
 	if len(pr.Classes) > 0 {
 		proba = make(map[string]float64, len(pr.Classes))
@@ -473,37 +420,22 @@ func resultsLiteral(b []byte, pr *ml.Predictions, i int) []byte {
 	}
 	js, err := json.Marshal(mlResults(pr.Task, pr.Label(i), proba))
 	if err != nil {
-		return append(b, "NULL"...)
+		return nil
 	}
-	return sqlString(b, string(js))
+	return string(js)
 }
 
-// literalWriter renders a column's stored values as SQL literals that
-// insert the same value into a column of the same type.
-func literalWriter(t sql.Type) func(b []byte, v any) []byte {
-	isTime := t.Type() == sqltypes.Time
-	return func(b []byte, v any) []byte {
-		switch x := v.(type) {
-		case nil:
-			return append(b, "NULL"...)
-		case int64:
-			if isTime {
-				return sqlString(b, types.Timespan(x).String())
-			}
-			return strconv.AppendInt(b, x, 10)
-		case uint64:
-			return strconv.AppendUint(b, x, 10)
-		case float64:
-			return appendFloat(b, x)
-		case float32:
-			return strconv.AppendFloat(b, float64(x), 'g', -1, 32)
-		case string:
-			return sqlString(b, x)
-		case []byte:
-			return sqlBytes(b, x)
-		case time.Time:
-			return sqlString(b, x.UTC().Format("2006-01-02 15:04:05.999999"))
+// sqlValue turns a column's stored value into the value an INSERT of the
+// same column type takes: stored TIME is microseconds, everything else
+// converts as it is.
+func sqlValue(t sql.Type) func(v any) any {
+	if t.Type() != sqltypes.Time {
+		return func(v any) any { return v }
+	}
+	return func(v any) any {
+		if x, ok := v.(int64); ok {
+			return types.Timespan(x)
 		}
-		panic(fmt.Sprintf("udf: stored value of type %T", v))
+		return v
 	}
 }

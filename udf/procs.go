@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -20,14 +19,7 @@ import (
 
 // Limits of MAT_SAVE. A dense table gets one column per matrix column, and
 // MySQL allows 4096 columns per table; the row id takes one.
-const (
-	maxDenseCols = 4095
-	// commitValues bounds the values written per transaction, so one Raft
-	// log entry stays a few tens of megabytes however large the matrix.
-	commitValues = 1 << 21
-	// stmtBytes is the target size of one INSERT statement's text.
-	stmtBytes = 1 << 18
-)
+const maxDenseCols = 4095
 
 // saveSchema is MAT_SAVE's one-row result.
 var saveSchema = sql.Schema{
@@ -153,9 +145,8 @@ func (l *lib) save(ctx *sql.Context, m *matrix.Matrix, table, layout string) (in
 	if err := exec(ictx, l, create); err != nil {
 		return 0, err
 	}
-	n, err := l.insertAll(ictx, qt, rows)
+	n, err := l.insertAll(ictx, table, rows)
 	if err != nil {
-		_ = exec(ictx, l, "ROLLBACK")
 		if derr := exec(ictx, l, "DROP TABLE IF EXISTS "+qt); derr != nil {
 			return 0, errors.Join(err, derr)
 		}
@@ -164,79 +155,33 @@ func (l *lib) save(ctx *sql.Context, m *matrix.Matrix, table, layout string) (in
 	return n, nil
 }
 
-// insertAll writes the rows in transactions of at most commitValues values,
-// each made of INSERT statements of about stmtBytes.
-func (l *lib) insertAll(ctx *sql.Context, qt string, rows func(emit func(vals ...float64) error) error) (int64, error) {
-	var stmt []byte
+// insertAll writes the rows through the bulk path: converted as an INSERT
+// would convert them and committed through the log in chunks, without the
+// SQL planner (whose per-row cost made text INSERTs the bottleneck).
+func (l *lib) insertAll(ctx *sql.Context, table string, rows func(emit func(vals ...float64) error) error) (int64, error) {
+	db, name, err := splitTable(ctx, table)
+	if err != nil {
+		return 0, err
+	}
 	var n int64
-	inTx, values := false, 0
-	flush := func() error {
-		if len(stmt) == 0 {
-			return nil
-		}
-		if !inTx {
-			if err := exec(ctx, l, "START TRANSACTION"); err != nil {
-				return err
-			}
-			inTx = true
-		}
-		err := exec(ctx, l, string(stmt))
-		stmt = stmt[:0]
-		if err != nil {
-			return err
-		}
-		if values >= commitValues {
-			inTx, values = false, 0
-			return exec(ctx, l, "COMMIT")
-		}
-		return nil
-	}
-	err := rows(func(vals ...float64) error {
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if len(stmt) == 0 {
-			stmt = append(stmt, "INSERT INTO "+qt+" VALUES "...)
-		} else {
-			stmt = append(stmt, ',')
-		}
-		stmt = append(stmt, '(')
-		for k, v := range vals {
-			if k > 0 {
-				stmt = append(stmt, ',')
-			}
-			switch {
-			case math.IsNaN(v):
-				return fmt.Errorf("%w: row %d holds NaN, which a DOUBLE column cannot store", ErrArgument, int64(vals[0]))
-			case math.IsInf(v, 0):
-				// SQL has no literal for infinity; an overflowing product
-				// is evaluated by the engine to the IEEE value, which
-				// storage keeps as is (Matrix Market files may hold inf).
-				if v < 0 {
-					stmt = append(stmt, '-')
+	return l.srv.Provider().BulkInsert(ctx, db, name, func(emit func(sql.Row) error) error {
+		return rows(func(vals ...float64) error {
+			if n%1024 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
 				}
-				stmt = append(stmt, "(1e308*10)"...)
-			default:
-				stmt = strconv.AppendFloat(stmt, v, 'g', -1, 64)
 			}
-		}
-		stmt = append(stmt, ')')
-		n++
-		values += len(vals)
-		if len(stmt) >= stmtBytes {
-			return flush()
-		}
-		return nil
+			n++
+			r := make(sql.Row, len(vals))
+			for k, v := range vals {
+				if math.IsNaN(v) {
+					return fmt.Errorf("%w: row %d holds NaN, which a DOUBLE column cannot store", ErrArgument, int64(vals[0]))
+				}
+				r[k] = v
+			}
+			return emit(r)
+		})
 	})
-	if err == nil {
-		err = flush()
-	}
-	if err == nil && inTx {
-		err = exec(ctx, l, "COMMIT")
-	}
-	return n, err
 }
 
 // exec runs one statement to completion; closing the iterator is what

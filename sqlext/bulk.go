@@ -1,0 +1,109 @@
+package sqlext
+
+import (
+	"fmt"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// bulkChunkRows bounds one log command written by BulkInsert, so no single
+// Raft entry grows past a few tens of megabytes.
+const bulkChunkRows = 20000
+
+// BulkInsert appends rows to a table without the SQL planner, for
+// procedures that fill a table they have just created (MAT_SAVE,
+// ML_PREDICT_TABLE, edge-list imports). Each value is converted to its
+// column's type as an INSERT would convert it; NULL in a NOT NULL column, a
+// value out of range and a duplicate key are errors. Rows are committed
+// through the log in chunks as they come, outside any transaction of the
+// caller, so a failure can leave earlier chunks in place: callers that need
+// all or nothing drop the table on error. It fires no triggers and checks
+// no foreign keys. The caller needs INSERT privilege on the table.
+func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit func(sql.Row) error) error) (int64, error) {
+	info, err := p.store.Table(db, table)
+	if err != nil {
+		return 0, translateStorage(err)
+	}
+	if p.mysqlDB != nil && p.mysqlDB.Enabled() &&
+		!p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
+			sql.PrivilegeCheckSubject{Database: info.DB, Table: info.Name}, sql.PrivilegeType_Insert)) {
+		return 0, sql.ErrTableAccessDeniedForUser.New(ctx.Session.Client().User, info.Name)
+	}
+	t, err := p.newTable(ctx, info)
+	if err != nil {
+		return 0, err
+	}
+	auto := -1
+	for i, c := range t.sch.Schema {
+		if c.AutoIncrement {
+			auto = i
+		}
+	}
+	var total int64
+	chunk := make([]storage.Row, 0, bulkChunkRows)
+	flush := func() error {
+		if len(chunk) == 0 {
+			return nil
+		}
+		op := storage.Op{Kind: storage.OpInsert, DB: info.DB, Table: info.Name, Rows: chunk}
+		if t.keyless() {
+			first, err := p.allocate(ctx, allocRowIDs, info.DB, info.Name, uint64(len(chunk)))
+			if err != nil {
+				return err
+			}
+			op.RowIDs = make([]uint64, len(chunk))
+			for i := range op.RowIDs {
+				op.RowIDs[i] = first + uint64(i)
+			}
+		}
+		if err := p.propose(ctx, op); err != nil {
+			return err
+		}
+		total += int64(len(chunk))
+		chunk = make([]storage.Row, 0, bulkChunkRows)
+		return ctx.Err()
+	}
+	err = rows(func(r sql.Row) error {
+		if len(r) != len(t.sch.Schema) {
+			return sql.ErrInsertIntoMismatchValueCount.New()
+		}
+		sr := make(storage.Row, len(r))
+		for i, c := range t.sch.Schema {
+			v := r[i]
+			if i == auto && (v == nil || v == int64(0)) {
+				next, err := p.allocate(ctx, allocAutoInc, info.DB, info.Name, 1)
+				if err != nil {
+					return err
+				}
+				v = next
+			}
+			if v == nil {
+				if !c.Nullable {
+					return sql.ErrInsertIntoNonNullableProvidedNull.New(c.Name)
+				}
+				continue
+			}
+			cv, inRange, err := c.Type.Convert(ctx, v)
+			if err != nil {
+				return fmt.Errorf("column %s: %w", c.Name, err)
+			}
+			if inRange != sql.InRange {
+				return sql.ErrValueOutOfRange.New(v, c.Type)
+			}
+			if sr[i], err = t.codecs[i].toStorage(cv); err != nil {
+				return err
+			}
+		}
+		chunk = append(chunk, sr)
+		if len(chunk) == bulkChunkRows {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	return total, err
+}
