@@ -84,11 +84,10 @@ func rebuild(e sql.Expression, f func(*expr) (sql.Expression, bool)) sql.Express
 		if c == x.Child {
 			return e
 		}
-		ne, err := x.WithChildren(c)
-		if err != nil {
-			return e
-		}
-		return ne
+		// A copy keeps the alias's column id, which WithChildren drops.
+		na := *x
+		na.Child = c
+		return &na
 	case *expr:
 		if r, ok := f(x); ok {
 			return r

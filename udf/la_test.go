@@ -151,7 +151,7 @@ print("rows", nrow(X))
 save(X %*% @b, "xb")
 t(X) %*% X`)
 	if len(rows) != 3 || rows[0].kind != "print" || rows[0].value.String != "rows 3" ||
-		rows[1].kind != "save" || rows[1].name.String != "xb" || rows[2].kind != "result" {
+		rows[1].kind != "save" || rows[1].name.String != "xb" || rows[1].value.String != "3 rows (dense, 3x1)" || rows[2].kind != "result" {
 		t.Fatalf("rows %+v", rows)
 	}
 	if got := rows[2].value.String; got != "[[35,49],[49,69]]" {
