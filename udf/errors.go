@@ -66,7 +66,7 @@ func sqlError(fn string, err error) error {
 	return mysql.NewSQLError(codeWrongArguments, "HY000", "%s", msg)
 }
 
-var packagePrefix = regexp.MustCompile(`(^|: )(matrix|udf|storage): `)
+var packagePrefix = regexp.MustCompile(`(^|: )(matrix|udf|storage|optimizer|lang): `)
 
 // argCountError reports a call with the wrong number of arguments the way
 // MySQL does for its native functions.

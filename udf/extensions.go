@@ -14,6 +14,7 @@ import (
 // srv; it is what sqlext.Config.Extensions expects.
 func Extensions(srv *sqlext.Server) sqlext.Extensions {
 	addSystemVariables()
+	addLAVariables()
 	l := &lib{srv: srv}
 	var specs []*spec
 	specs = append(specs, matrixSpecs()...)
@@ -22,7 +23,8 @@ func Extensions(srv *sqlext.Server) sqlext.Extensions {
 	specs = append(specs, &spec{name: "SQLEARN_BLAS", min: 0, max: 0, ret: types.LongText,
 		desc: "SQLEARN_BLAS(): the BLAS behind the CPU matrix kernels ('openblas' or 'gonum').",
 		eval: func(*call) (any, error) { return gpu.BLASName(), nil }})
-	ext := sqlext.Extensions{Procedures: l.procedures()}
+	ext := sqlext.Extensions{Procedures: append(l.procedures(), l.laProcedures()...)}
+	ext.Rules = append(ext.Rules, l.laRules()...)
 	l.addML(&ext)
 	for _, s := range specs {
 		ext.Functions = append(ext.Functions, s.function())

@@ -291,6 +291,19 @@ func number(v any) (float64, error) {
 	return 0, fmt.Errorf("%s is not a number", typeName(v))
 }
 
+// queryMatrix is a SELECT's result as a dense matrix, one row per result
+// row: MAT_FROM_QUERY, and query("...") in LA scripts.
+func (l *lib) queryMatrix(ctx *sql.Context, q string) (*matrix.Matrix, error) {
+	t, err := l.readQuery(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if t.rows == 0 {
+		return nil, fmt.Errorf("%w: the query returned no rows", ErrArgument)
+	}
+	return matrix.NewDense(t.rows, len(t.names), t.data)
+}
+
 func (l *lib) querySpecs() []*spec {
 	return []*spec{
 		{name: "MAT_FROM_QUERY", min: 1, max: 1, ret: blob, volatile: true,
@@ -300,14 +313,7 @@ func (l *lib) querySpecs() []*spec {
 				if err != nil {
 					return nil, err
 				}
-				t, err := l.readQuery(c.ctx, q)
-				if err != nil {
-					return nil, err
-				}
-				if t.rows == 0 {
-					return nil, fmt.Errorf("%w: the query returned no rows", ErrArgument)
-				}
-				return encode(matrix.NewDense(t.rows, len(t.names), t.data))
+				return encode(l.queryMatrix(c.ctx, q))
 			}},
 		{name: "MAT_FROM_TRIPLES", min: 3, max: 3, ret: blob, volatile: true,
 			desc: "MAT_FROM_TRIPLES('SELECT i, j, v FROM t', rows, cols): a sparse matrix from 1-based (row, column, value) triples; duplicates are summed.",
