@@ -78,32 +78,41 @@ func shareMatrixWork(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 // expression may legitimately not be evaluated, and computing it anyway
 // could raise an error the query as written does not.
 func rebuild(e sql.Expression, f func(*expr) (sql.Expression, bool)) sql.Expression {
+	out, _ := rebuilt(e, f)
+	return out
+}
+
+// rebuilt is rebuild reporting whether anything changed. Changes are
+// tracked rather than found by comparing expressions: an expression may be
+// a comparable struct holding a map (a JSON literal), which == panics on.
+func rebuilt(e sql.Expression, f func(*expr) (sql.Expression, bool)) (sql.Expression, bool) {
 	switch x := e.(type) {
 	case *expression.Alias:
-		c := rebuild(x.Child, f)
-		if c == x.Child {
-			return e
+		c, changed := rebuilt(x.Child, f)
+		if !changed {
+			return e, false
 		}
 		// A copy keeps the alias's column id, which WithChildren drops.
 		na := *x
 		na.Child = c
-		return &na
+		return &na, true
 	case *expr:
 		if r, ok := f(x); ok {
-			return r
+			return r, true
 		}
 		args := make([]sql.Expression, len(x.args))
 		changed := false
 		for i, a := range x.args {
-			args[i] = rebuild(a, f)
-			changed = changed || args[i] != a
+			var c bool
+			args[i], c = rebuilt(a, f)
+			changed = changed || c
 		}
 		if !changed {
-			return e
+			return e, false
 		}
-		return &expr{s: x.s, args: args}
+		return &expr{s: x.s, args: args}, true
 	}
-	return e
+	return e, false
 }
 
 // keyLeaves returns the column, variable and literal leaves of e, which
@@ -483,7 +492,9 @@ func sameValues(a, b []any) bool {
 				return false
 			}
 		default:
-			if b[i] == nil || reflect.TypeOf(x) != reflect.TypeOf(b[i]) || !reflect.TypeOf(x).Comparable() || a[i] != b[i] {
+			// DeepEqual, not ==: a value such as a JSON document is a
+			// comparable struct holding a map, which == would panic on.
+			if b[i] == nil || !reflect.DeepEqual(x, b[i]) {
 				return false
 			}
 		}
