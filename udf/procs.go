@@ -149,19 +149,7 @@ func (l *lib) save(ctx *sql.Context, m *matrix.Matrix, table, layout string) (in
 	default:
 		return 0, fmt.Errorf("%w: layout must be 'dense' or 'triples', got '%s'", ErrArgument, layout)
 	}
-	ictx := l.innerContext(ctx)
-	if err := exec(ictx, l, create); err != nil {
-		return 0, err
-	}
-	n, err := l.insertAll(ictx, qt, rows)
-	if err != nil {
-		_ = exec(ictx, l, "ROLLBACK")
-		if derr := exec(ictx, l, "DROP TABLE IF EXISTS "+qt); derr != nil {
-			return 0, errors.Join(err, derr)
-		}
-		return 0, err
-	}
-	return n, nil
+	return l.writeTable(ctx, qt, create, rows)
 }
 
 // insertAll writes the rows in transactions of at most commitValues values,

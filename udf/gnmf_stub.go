@@ -1,0 +1,5 @@
+package udf
+
+import "github.com/dolthub/go-mysql-server/sql"
+
+func (l *lib) gnmfProcedures() []sql.ExternalStoredProcedureDetails { return nil }
