@@ -163,11 +163,8 @@ func (l *lib) pageRank(ctx *sql.Context, edges, srcCol, dstCol, out, opts string
 		if opt.MaxIterations, err = o.integer("max_iterations", def.MaxIterations, 1, 1_000_000); err != nil {
 			return nil, err
 		}
-		mode, err := o.mode(ctx)
+		mode, err := o.finish(ctx)
 		if err != nil {
-			return nil, err
-		}
-		if err := o.done(); err != nil {
 			return nil, err
 		}
 		qt, err := quoteTable(out)
@@ -175,11 +172,19 @@ func (l *lib) pageRank(ctx *sql.Context, edges, srcCol, dstCol, out, opts string
 			return nil, err
 		}
 		t0 := time.Now()
-		cols, err := l.readIntColumns(ctx, edges, srcCol, dstCol)
+		t, err := l.readColumns(ctx, edges, srcCol, dstCol)
 		if err != nil {
 			return nil, err
 		}
-		g, err := hybrid.NewGraph(cols[0], cols[1])
+		src, err := t.ids(0)
+		if err != nil {
+			return nil, err
+		}
+		dst, err := t.ids(1)
+		if err != nil {
+			return nil, err
+		}
+		g, err := hybrid.NewGraph(src, dst)
 		if err != nil {
 			return nil, err
 		}
@@ -210,9 +215,9 @@ func summaryRow(id int64, mode hybrid.Mode, r hybrid.Result, final float64, read
 		int64(r.Reorganisations), final, millis(read), millis(compute), millis(write)}
 }
 
-// readIntColumns reads integer-valued columns of a table (columnar when
-// the table allows it, else through the engine).
-func (l *lib) readIntColumns(ctx *sql.Context, table string, cols ...string) ([][]int64, error) {
+// readColumns reads numeric columns of a table (columnar when the table
+// allows it, else through the engine).
+func (l *lib) readColumns(ctx *sql.Context, table string, cols ...string) (*table, error) {
 	qt, err := quoteTable(table)
 	if err != nil {
 		return nil, err
@@ -224,22 +229,19 @@ func (l *lib) readIntColumns(ctx *sql.Context, table string, cols ...string) ([]
 		}
 		quoted[i] = "`" + strings.ReplaceAll(c, "`", "``") + "`"
 	}
-	t, err := l.readQuery(ctx, "SELECT "+strings.Join(quoted, ", ")+" FROM "+qt)
-	if err != nil {
-		return nil, err
-	}
-	out := make([][]int64, len(cols))
-	for c := range out {
-		out[c] = make([]int64, t.rows)
-	}
-	for r := 0; r < t.rows; r++ {
-		for c := range cols {
-			v := t.data[r*len(cols)+c]
-			if v != math.Trunc(v) || math.Abs(v) >= maxExactID {
-				return nil, fmt.Errorf("%w: column %s row %d holds %v, not an integer id", ErrArgument, cols[c], r+1, v)
-			}
-			out[c][r] = int64(v)
+	return l.readQuery(ctx, "SELECT "+strings.Join(quoted, ", ")+" FROM "+qt)
+}
+
+// ids takes column c of t as integer ids.
+func (t *table) ids(c int) ([]int64, error) {
+	out := make([]int64, t.rows)
+	nc := len(t.names)
+	for r := range out {
+		v := t.data[r*nc+c]
+		if v != math.Trunc(v) || math.Abs(v) >= maxExactID {
+			return nil, fmt.Errorf("%w: column %s row %d holds %v, not an integer id", ErrArgument, t.names[c], r+1, v)
 		}
+		out[r] = int64(v)
 	}
 	return out, nil
 }

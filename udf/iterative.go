@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,12 +109,17 @@ func (o options) mode(ctx *sql.Context) (hybrid.Mode, error) {
 	return hybrid.ParseMode(s)
 }
 
-// done rejects options nobody consumed.
-func (o options) done() error {
-	for k := range o {
-		return fmt.Errorf("%w: unknown option '%s'", ErrArgument, k)
+// finish reads the mode and rejects options nobody consumed, so that a
+// misspelt key is an error rather than silently ignored.
+func (o options) finish(ctx *sql.Context) (hybrid.Mode, error) {
+	mode, err := o.mode(ctx)
+	if err != nil {
+		return 0, err
 	}
-	return nil
+	for k := range o {
+		return 0, fmt.Errorf("%w: unknown option '%s'", ErrArgument, k)
+	}
+	return mode, nil
 }
 
 // traceSchema is sys.la_iteration_trace: one row per iteration of the
@@ -208,3 +214,124 @@ func (l *lib) writeTable(ctx *sql.Context, qt, create string, rows func(emit fun
 }
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+
+func (l *lib) gnmfProcedures() []sql.ExternalStoredProcedureDetails {
+	return []sql.ExternalStoredProcedureDetails{
+		{Name: "ml_gnmf", Schema: iterativeSchema, Function: l.gnmf},
+		{Name: "ml_gnmf", Schema: iterativeSchema, Function: func(ctx *sql.Context, ratings, row, col, val, wOut, hOut string) (sql.RowIter, error) {
+			return l.gnmf(ctx, ratings, row, col, val, wOut, hOut, "")
+		}},
+	}
+}
+
+// gnmf is CALL sys.ML_GNMF('db.ratings', 'user', 'item', 'rating',
+// 'db.w', 'db.h', JSON_OBJECT('rank', 10, 'iterations', 50, 'seed', 1)):
+// the ratings as a sparse users × items matrix V ≈ W·H, W written as
+// (id, f1..f<rank>) per user and H as (id, f1..f<rank>) per item.
+func (l *lib) gnmf(ctx *sql.Context, ratings, rowCol, colCol, valCol, wOut, hOut, opts string) (sql.RowIter, error) {
+	return guard(ctx, "ML_GNMF", func() (sql.RowIter, error) {
+		o, err := parseOptions(opts)
+		if err != nil {
+			return nil, err
+		}
+		def := hybrid.DefaultGNMFOptions()
+		var opt hybrid.GNMFOptions
+		if opt.Rank, err = o.integer("rank", def.Rank, 1, 1000); err != nil {
+			return nil, err
+		}
+		if opt.Iterations, err = o.integer("iterations", def.Iterations, 1, 1_000_000); err != nil {
+			return nil, err
+		}
+		seed, err := o.integer("seed", int(def.Seed), 0, math.MaxInt32)
+		if err != nil {
+			return nil, err
+		}
+		opt.Seed = uint64(seed)
+		if opt.Tolerance, err = o.number("tolerance", def.Tolerance); err != nil {
+			return nil, err
+		}
+		mode, err := o.finish(ctx)
+		if err != nil {
+			return nil, err
+		}
+		qw, err := quoteTable(wOut)
+		if err != nil {
+			return nil, err
+		}
+		qh, err := quoteTable(hOut)
+		if err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		t, err := l.readColumns(ctx, ratings, rowCol, colCol, valCol)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := t.ids(0)
+		if err != nil {
+			return nil, err
+		}
+		cols, err := t.ids(1)
+		if err != nil {
+			return nil, err
+		}
+		rowIDs, is := compactIDs(rows)
+		colIDs, js := compactIDs(cols)
+		vals := make([]float64, t.rows)
+		for k := range vals {
+			vals[k] = t.data[k*3+2]
+		}
+		v, err := hybrid.NewCSR(len(rowIDs), len(colIDs), is, js, vals)
+		if err != nil {
+			return nil, err
+		}
+		t1 := time.Now()
+		res, err := hybrid.GNMF(ctx, v, opt, mode)
+		if err != nil {
+			return nil, err
+		}
+		t2 := time.Now()
+		if err := l.writeFactor(ctx, qw, rowIDs, res.W, opt.Rank); err != nil {
+			return nil, err
+		}
+		if err := l.writeFactor(ctx, qh, colIDs, res.Ht, opt.Rank); err != nil {
+			// The pair is one result: without H, W goes too.
+			_ = exec(l.innerContext(ctx), l, "DROP TABLE IF EXISTS "+qw)
+			return nil, err
+		}
+		id := traces.add("ML_GNMF", res.Trace)
+		return sql.RowsToRowIter(summaryRow(id, mode, res.Result, res.Change, t1.Sub(t0), t2.Sub(t1), time.Since(t2))), nil
+	})
+}
+
+// compactIDs maps ids to 0..k-1 in increasing id order.
+func compactIDs(ids []int64) (uniq []int64, index []int32) {
+	uniq = slices.Compact(slices.Sorted(slices.Values(ids)))
+	index = make([]int32, len(ids))
+	for k, id := range ids {
+		p, _ := slices.BinarySearch(uniq, id)
+		index[k] = int32(p)
+	}
+	return uniq, index
+}
+
+func (l *lib) writeFactor(ctx *sql.Context, qt string, ids []int64, f []float64, rank int) error {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE " + qt + " (id BIGINT NOT NULL PRIMARY KEY")
+	for c := 1; c <= rank; c++ {
+		fmt.Fprintf(&b, ", f%d DOUBLE NOT NULL", c)
+	}
+	b.WriteString(")")
+	_, err := l.writeTable(ctx, qt, b.String(), func(emit func(vals ...float64) error) error {
+		vals := make([]float64, rank+1)
+		for i, id := range ids {
+			vals[0] = float64(id)
+			copy(vals[1:], f[i*rank:(i+1)*rank])
+			if err := emit(vals...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return err
+}
