@@ -165,3 +165,31 @@ func TestLoadEdgesErrors(t *testing.T) {
 		t.Errorf("rank of 7 = %g, want %g", r7, want)
 	}
 }
+
+// TestSlashdotSQL times the SQL path on soc-Slashdot0902: LOAD_EDGES of
+// 948k edges, then ML_PAGERANK (run by bench/pagerank.sh).
+func TestSlashdotSQL(t *testing.T) {
+	if os.Getenv("SQLEARN_BENCH_HYBRID") == "" {
+		t.Skip("set SQLEARN_BENCH_HYBRID=1 (bench/pagerank.sh does)")
+	}
+	s := startServer(t, datasets(t))
+	var table string
+	var edges int64
+	var parseMS, writeMS float64
+	if err := s.db.QueryRow("CALL LOAD_EDGES('graphs/soc-Slashdot0902.txt.gz', 't.slashdot')").Scan(&table, &edges, &parseMS, &writeMS); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("LOAD_EDGES soc-Slashdot0902: %d edges, parse %.0f ms, write %.1f s", edges, parseMS, writeMS/1e3)
+	for _, mode := range []string{"full", "hybrid"} {
+		var runID, iters, full, inc, reorgs int64
+		var gotMode string
+		var converged bool
+		var final, readMS, computeMS, wMS float64
+		err := s.db.QueryRow("CALL sys.ML_PAGERANK('t.slashdot', 'src', 'dst', 't.pr_"+mode+"', JSON_OBJECT('tolerance', 1e-10, 'max_iterations', 1000, 'mode', '"+mode+"'))").
+			Scan(&runID, &gotMode, &iters, &converged, &full, &inc, &reorgs, &final, &readMS, &computeMS, &wMS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("ML_PAGERANK %s at 1e-10: %d iterations (%d full, %d incremental), read %.0f ms, compute %.0f ms, write %.1f s", mode, iters, full, inc, readMS, computeMS, wMS/1e3)
+	}
+}

@@ -74,6 +74,7 @@ func Calibrate() Costs {
 		return float64(b.Nanoseconds())
 	}
 	var c Costs
+	p.ensureColumns()
 	full := best(func() { p.full(x) })
 	// Rows cost about as much as a few entries; split by a second run on
 	// an empty matrix of the same shape.
@@ -85,8 +86,9 @@ func Calibrate() Costs {
 	c.PassUnit = best(func() { p.pass(quiet) }) / n
 	// Every block marked touched with nothing active: the scan alone.
 	scanAll := func() {
+		p.ensureColumns()
 		for b := range p.blockMax {
-			p.blockMax[b] = 1
+			p.blockMax[b] = 3
 		}
 		p.scatter(quiet, 2)
 	}

@@ -38,6 +38,7 @@ func TestCostModelAgainstOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.ensureColumns() // shared by the clones
 		x := slices.Clone(loop.X0)
 		next := make([]float64, len(x))
 		y, _ := p.Start(x)

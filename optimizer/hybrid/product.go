@@ -172,26 +172,49 @@ func NewProduct(m *CSR, w int, opt Options) (*Product, error) {
 	if opt.Proxy != nil && len(opt.Proxy) != m.Cols {
 		return nil, fmt.Errorf("%w: proxy has %d entries for %d columns", ErrShape, len(opt.Proxy), m.Cols)
 	}
-	t := m.T()
-	n := m.Cols
-	p.colPtr, p.colInd, p.colVal = t.Ptr, t.Ind, t.Val
+	p.y = make([]float64, m.Rows*w)
+	p.rZero = true
+	return p, nil
+}
+
+// ensureStats prepares what the residual pass needs (per-column counts,
+// block membership, the residual), cheap next to the column copy; it runs
+// at the first comparison.
+func (p *Product) ensureStats() {
+	if p.colNnz != nil {
+		return
+	}
+	n := p.m.Cols
 	p.colNnz = make([]int32, n)
+	for _, c := range p.m.Ind {
+		p.colNnz[c]++
+	}
 	p.order = make([]int32, n)
 	p.posOf = make([]int32, n)
-	for i := 0; i < n; i++ {
-		p.colNnz[i] = int32(t.Ptr[i+1] - t.Ptr[i])
+	for i := range n {
 		p.order[i], p.posOf[i] = int32(i), int32(i)
 	}
 	p.blockOf = make([]int32, n)
 	p.setBlocks()
-	p.y = make([]float64, m.Rows*w)
-	p.r = make([]float64, n*w)
-	p.rZero = true
+	p.r = make([]float64, n*p.w)
 	p.lastActive = make([]int32, n)
 	for i := range p.lastActive {
 		p.lastActive[i] = -1
 	}
-	if opt.Reorg == ReorgDegree && opt.Mode != ModeFull {
+}
+
+// ensureColumns builds the column-major blocked copy of M on the first
+// incremental step, so full evaluation never pays for it; the cost model
+// charges it to that step.
+func (p *Product) ensureColumns() {
+	p.ensureStats()
+	if p.colPtr != nil {
+		return
+	}
+	opt := p.opt
+	t := p.m.T()
+	p.colPtr, p.colInd, p.colVal = t.Ptr, t.Ind, t.Val
+	if opt.Reorg == ReorgDegree {
 		key := func(i int32) float64 { return float64(p.colNnz[i]) }
 		if opt.Proxy != nil {
 			key = func(i int32) float64 { return opt.Proxy[i] }
@@ -208,8 +231,16 @@ func NewProduct(m *CSR, w int, opt Options) (*Product, error) {
 			return 0
 		})
 		p.relayout(order)
+		// The pass measured blocks in the old layout; this step's
+		// scatter reads the new one.
+		w := p.w
+		for i := range p.m.Cols {
+			b := p.blockOf[i]
+			for _, v := range p.r[i*w : i*w+w] {
+				p.blockMax[b] = max(p.blockMax[b], math.Abs(v))
+			}
+		}
 	}
-	return p, nil
 }
 
 func (p *Product) blocks() int { return (p.m.Cols + p.opt.BlockSize - 1) / p.opt.BlockSize }
@@ -281,6 +312,7 @@ func (p *Product) Step(d Delta) ([]float64, Step) {
 		p.learn(0, st.Measured, st.EstFull)
 		return p.y, st
 	}
+	p.ensureStats()
 	active, activeNnz, touched, th := p.pass(d)
 	st.Threshold = th
 	n := float64(p.m.Cols)
@@ -295,10 +327,9 @@ func (p *Product) Step(d Delta) ([]float64, Step) {
 		chosen = p.regime
 		if moved {
 			st.Compared = true
-			// The pass is paid already, so the choice is between the rest
-			// of an incremental step and a full one.
-			rest := st.EstIncremental - p.corr[1]*p.costs.PassUnit*n*float64(p.w)
-			if rest < st.EstFull {
+			// Total costs, the pass included: the choice sets the regime,
+			// and staying incremental means paying the pass every step.
+			if st.EstIncremental < st.EstFull {
 				chosen = ModeIncremental
 			} else {
 				chosen = ModeFull
@@ -317,6 +348,7 @@ func (p *Product) Step(d Delta) ([]float64, Step) {
 		st.Measured = time.Since(t0)
 		return p.y, st
 	}
+	p.ensureColumns()
 	p.scatter(d, th)
 	p.rZero = false
 	st.Mode = ModeIncremental
@@ -352,6 +384,9 @@ func (p *Product) estIncremental(activeNnz, touched int, shift bool) float64 {
 		float64(touched)*(c.Block+c.ScanUnit*float64(p.opt.BlockSize))
 	if shift {
 		e += c.PassUnit * float64(p.m.Rows*p.w)
+	}
+	if p.colPtr == nil {
+		e += c.ReorgNNZ * float64(p.m.NNZ()+p.m.Cols)
 	}
 	return p.corr[1] * e
 }
