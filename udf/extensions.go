@@ -29,6 +29,7 @@ func Extensions(srv *sqlext.Server) sqlext.Extensions {
 	for _, s := range specs {
 		ext.Functions = append(ext.Functions, s.function())
 	}
+	ext = l.withIterative(ext)
 	return ext
 }
 

@@ -141,25 +141,14 @@ func (l *lib) save(ctx *sql.Context, m *matrix.Matrix, table, layout string) (in
 	default:
 		return 0, fmt.Errorf("%w: layout must be 'dense' or 'triples', got '%s'", ErrArgument, layout)
 	}
-	ictx := l.innerContext(ctx)
-	if err := exec(ictx, l, create); err != nil {
-		return 0, err
-	}
-	n, err := l.insertAll(ictx, table, rows)
-	if err != nil {
-		if derr := exec(ictx, l, "DROP TABLE IF EXISTS "+qt); derr != nil {
-			return 0, errors.Join(err, derr)
-		}
-		return 0, err
-	}
-	return n, nil
+	return l.writeTable(ctx, qt, create, rows)
 }
 
 // insertAll writes the rows through the bulk path: converted as an INSERT
 // would convert them and committed through the log in chunks, without the
 // SQL planner (whose per-row cost made text INSERTs the bottleneck).
 func (l *lib) insertAll(ctx *sql.Context, table string, rows func(emit func(vals ...float64) error) error) (int64, error) {
-	db, name, err := splitTable(ctx, table)
+	db, name, err := splitTable(ctx, strings.ReplaceAll(table, "`", ""))
 	if err != nil {
 		return 0, err
 	}

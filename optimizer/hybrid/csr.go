@@ -1,0 +1,124 @@
+package hybrid
+
+import (
+	"fmt"
+	"slices"
+)
+
+// CSR is a sparse matrix in compressed sparse row form. The package keeps
+// its own type rather than the matrix package's because the kernels here
+// index the raw arrays directly and reorganise them, which matrix's
+// immutable values do not allow.
+type CSR struct {
+	Rows, Cols int
+	Ptr        []int     // row r holds entries Ptr[r]..Ptr[r+1]
+	Ind        []int32   // column of each entry, increasing within a row
+	Val        []float64 // value of each entry
+}
+
+// NNZ is the number of stored entries.
+func (m *CSR) NNZ() int { return len(m.Ind) }
+
+// NewCSR builds a CSR matrix from coordinate triples. Duplicate
+// coordinates are summed, as in Matrix Market and scipy's coo→csr.
+func NewCSR(rows, cols int, is, js []int32, vs []float64) (*CSR, error) {
+	if len(is) != len(js) || len(is) != len(vs) {
+		return nil, fmt.Errorf("%w: %d rows, %d columns and %d values in the triples", ErrShape, len(is), len(js), len(vs))
+	}
+	if rows < 0 || cols < 0 {
+		return nil, fmt.Errorf("%w: negative dimension %dx%d", ErrShape, rows, cols)
+	}
+	m := &CSR{Rows: rows, Cols: cols, Ptr: make([]int, rows+1)}
+	for k := range is {
+		if is[k] < 0 || int(is[k]) >= rows || js[k] < 0 || int(js[k]) >= cols {
+			return nil, fmt.Errorf("%w: entry (%d, %d) outside %dx%d", ErrShape, is[k], js[k], rows, cols)
+		}
+		m.Ptr[is[k]+1]++
+	}
+	for r := 0; r < rows; r++ {
+		m.Ptr[r+1] += m.Ptr[r]
+	}
+	ind := make([]int32, len(is))
+	val := make([]float64, len(is))
+	next := slices.Clone(m.Ptr[:rows])
+	for k := range is {
+		p := next[is[k]]
+		next[is[k]]++
+		ind[p], val[p] = js[k], vs[k]
+	}
+	// Sort each row by column and fold duplicates, compacting in place.
+	out := 0
+	type entry struct {
+		c int32
+		v float64
+	}
+	var buf []entry
+	for r := 0; r < rows; r++ {
+		lo, hi := m.Ptr[r], m.Ptr[r+1]
+		buf = buf[:0]
+		for p := lo; p < hi; p++ {
+			buf = append(buf, entry{ind[p], val[p]})
+		}
+		slices.SortStableFunc(buf, func(a, b entry) int { return int(a.c) - int(b.c) })
+		m.Ptr[r] = out
+		for i, e := range buf {
+			if i > 0 && e.c == ind[out-1] {
+				val[out-1] += e.v
+				continue
+			}
+			ind[out], val[out] = e.c, e.v
+			out++
+		}
+	}
+	m.Ptr[rows] = out
+	m.Ind, m.Val = ind[:out:out], val[:out:out]
+	return m, nil
+}
+
+// T returns the transpose, also in CSR form (that is, the matrix in CSC).
+func (m *CSR) T() *CSR {
+	t := &CSR{Rows: m.Cols, Cols: m.Rows, Ptr: make([]int, m.Cols+1),
+		Ind: make([]int32, len(m.Ind)), Val: make([]float64, len(m.Val))}
+	for _, c := range m.Ind {
+		t.Ptr[c+1]++
+	}
+	for c := 0; c < m.Cols; c++ {
+		t.Ptr[c+1] += t.Ptr[c]
+	}
+	next := slices.Clone(t.Ptr[:m.Cols])
+	for r := 0; r < m.Rows; r++ {
+		for p := m.Ptr[r]; p < m.Ptr[r+1]; p++ {
+			q := next[m.Ind[p]]
+			next[m.Ind[p]]++
+			t.Ind[q], t.Val[q] = int32(r), m.Val[p]
+		}
+	}
+	return t
+}
+
+// MulVec computes y = M·x for x of Cols×w and y of Rows×w, both row-major.
+// It is the full evaluation kernel: each output row is a gather over its
+// entries, so writes are sequential and rows are independent.
+func (m *CSR) MulVec(x, y []float64, w int) {
+	if w == 1 {
+		for r := 0; r < m.Rows; r++ {
+			s := 0.0
+			for p := m.Ptr[r]; p < m.Ptr[r+1]; p++ {
+				s += m.Val[p] * x[m.Ind[p]]
+			}
+			y[r] = s
+		}
+		return
+	}
+	for r := 0; r < m.Rows; r++ {
+		yr := y[r*w : r*w+w]
+		clear(yr)
+		for p := m.Ptr[r]; p < m.Ptr[r+1]; p++ {
+			v, c := m.Val[p], int(m.Ind[p])
+			xc := x[c*w : c*w+w]
+			for k := range yr {
+				yr[k] += v * xc[k]
+			}
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package hybrid
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestNewCSRSumsDuplicatesAndTransposes(t *testing.T) {
+	m, err := NewCSR(2, 3, []int32{1, 0, 1, 1}, []int32{2, 1, 0, 2}, []float64{1, 2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense := func(m *CSR) [][]float64 {
+		d := make([][]float64, m.Rows)
+		for r := range d {
+			d[r] = make([]float64, m.Cols)
+			for p := m.Ptr[r]; p < m.Ptr[r+1]; p++ {
+				d[r][m.Ind[p]] += m.Val[p]
+			}
+		}
+		return d
+	}
+	want := [][]float64{{0, 2, 0}, {3, 0, 5}}
+	got := dense(m)
+	for r := range want {
+		for c := range want[r] {
+			if got[r][c] != want[r][c] || dense(m.T())[c][r] != want[r][c] {
+				t.Fatalf("got %v, transpose %v, want %v", got, dense(m.T()), want)
+			}
+		}
+	}
+	if m.NNZ() != 3 {
+		t.Fatalf("nnz %d, want 3 after folding the duplicate", m.NNZ())
+	}
+	for _, bad := range [][2]int32{{2, 0}, {0, 3}, {-1, 0}} {
+		if _, err := NewCSR(2, 3, []int32{bad[0]}, []int32{bad[1]}, []float64{1}); err == nil {
+			t.Errorf("entry %v accepted", bad)
+		}
+	}
+}
+
+func randomCSR(rng *rand.Rand, rows, cols, nnz int) *CSR {
+	is, js, vs := make([]int32, nnz), make([]int32, nnz), make([]float64, nnz)
+	for k := range is {
+		is[k], js[k], vs[k] = int32(rng.IntN(rows)), int32(rng.IntN(cols)), rng.Float64()
+	}
+	m, err := NewCSR(rows, cols, is, js, vs)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// TestProductInvariant drives a Product through random moves in every
+// mode and layout and checks its invariant: y = M·(x − r) to rounding,
+// with the carried residual within the budget.
+func TestProductInvariant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	costs := Costs{GatherNNZ: 1, GatherRow: 1, PassUnit: 1, ScanUnit: 1, Block: 1, ScatterNNZ: 1, ReorgNNZ: 0.01}
+	for _, w := range []int{1, 3} {
+		for _, mode := range []Mode{ModeHybrid, ModeFull, ModeIncremental} {
+			for _, reorg := range []Reorg{ReorgAuto, ReorgNever, ReorgDegree} {
+				m := randomCSR(rng, 300, 400, 3000)
+				p, err := NewProduct(m, w, Options{Mode: mode, Reorg: reorg, BlockSize: 16, Costs: &costs})
+				if err != nil {
+					t.Fatal(err)
+				}
+				x := make([]float64, 400*w)
+				for i := range x {
+					x[i] = rng.Float64()
+				}
+				p.Start(x)
+				for k := 0; k < 30; k++ {
+					next := append([]float64(nil), x...)
+					// Moves shrink and concentrate, as in a converging loop.
+					for i := range next {
+						if rng.Float64() < 0.3/float64(k+1) {
+							next[i] += rng.NormFloat64() / float64(k+1)
+						}
+					}
+					shift := 0.0
+					if k%3 == 0 {
+						shift = 1e-3
+						for i := range next {
+							next[i] += shift
+						}
+					}
+					budget := 1e-3
+					y, st := p.Step(Delta{Prev: x, Next: next, Shift: shift, Budget: budget, Change: 1 / float64(k+1), Remaining: 30 - k})
+					x = next
+					xhat := make([]float64, len(x))
+					carried := 0.0
+					for i := range x {
+						xhat[i] = x[i]
+						if p.r != nil { // no incremental step yet
+							xhat[i] -= p.r[i]
+							carried += math.Abs(p.r[i])
+						}
+					}
+					if carried > budget*(1+1e-9) {
+						t.Fatalf("w=%d %s reorg=%d step %d: carried %g over the budget %g", w, mode, reorg, k, carried, budget)
+					}
+					want := make([]float64, 300*w)
+					m.MulVec(xhat, want, w)
+					for i := range want {
+						if math.Abs(want[i]-y[i]) > 1e-9*(1+math.Abs(want[i])) {
+							t.Fatalf("w=%d %s reorg=%d step %d (%s): y[%d] = %g, M·x̂ = %g", w, mode, reorg, k, st.Mode, i, y[i], want[i])
+						}
+					}
+					if mode == ModeFull && st.Mode != ModeFull || mode == ModeIncremental && st.Mode != ModeIncremental {
+						t.Fatalf("mode %s ran a %s step", mode, st.Mode)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for _, s := range []string{"hybrid", "FULL", " Incremental "} {
+		if _, err := ParseMode(s); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseMode("fast"); err == nil {
+		t.Error("'fast' accepted")
+	}
+}

@@ -1,0 +1,129 @@
+package hybrid
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// datasets is $SQLEARN_DATASETS, else ../shared/datasets beside the
+// repository; a test needing it fails under CI and skips elsewhere.
+func datasets(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("SQLEARN_DATASETS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "datasets")
+	}
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		if _, err = os.Stat(filepath.Join(abs, "graphs")); err == nil {
+			return abs
+		}
+	}
+	missing(t, "datasets folder %s (set SQLEARN_DATASETS): %v", dir, err)
+	return ""
+}
+
+func missing(t testing.TB, format string, a ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("CI: "+format, a...)
+	}
+	t.Skipf(format, a...)
+}
+
+// snapEdges reads a SNAP edge list (plain or gzip) for tests; the SQL
+// loader in udf is the checked one.
+func snapEdges(t testing.TB, path string) (src, dst []int64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		missing(t, "%v", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = z
+	}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		fs := strings.Fields(line)
+		if len(fs) < 2 {
+			continue
+		}
+		a, err1 := strconv.ParseInt(fs[0], 10, 64)
+		b, err2 := strconv.ParseInt(fs[1], 10, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: bad line %q", path, line)
+		}
+		src, dst = append(src, a), append(dst, b)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return src, dst
+}
+
+// python is Debian's interpreter, which has networkx, numpy and scipy; the
+// python3 on PATH may be another one without them.
+const python = "/usr/bin/python3"
+
+// runPython runs a program that reads JSON on stdin and prints JSON.
+func runPython(t testing.TB, program string, in, out any) {
+	t.Helper()
+	if err := exec.Command(python, "-c", "import networkx, numpy, scipy").Run(); err != nil {
+		missing(t, "%s with networkx, numpy and scipy is needed (apt-get install python3-networkx python3-scipy): %v", python, err)
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(python, "-c", program)
+	cmd.Stdin = bytes.NewReader(b)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	res, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python: %v\n%s", err, stderr.String())
+	}
+	if err := json.Unmarshal(res, out); err != nil {
+		t.Fatalf("python output: %v\n%.500s", err, res)
+	}
+}
+
+// nxPageRank is networkx's pagerank of a DiGraph built from the edges,
+// keyed by vertex id.
+func nxPageRank(t testing.TB, src, dst []int64, alpha, tol float64, maxIter int) map[int64]float64 {
+	t.Helper()
+	const prog = `
+import json, sys, networkx as nx
+a = json.load(sys.stdin)
+g = nx.DiGraph()
+g.add_edges_from(zip(a["src"], a["dst"]))
+pr = nx.pagerank(g, alpha=a["alpha"], tol=a["tol"], max_iter=a["max_iter"])
+json.dump([[int(k), v] for k, v in pr.items()], sys.stdout)
+`
+	var pairs [][2]float64
+	runPython(t, prog, map[string]any{"src": src, "dst": dst, "alpha": alpha, "tol": tol, "max_iter": maxIter}, &pairs)
+	out := make(map[int64]float64, len(pairs))
+	for _, p := range pairs {
+		out[int64(p[0])] = p[1]
+	}
+	return out
+}
