@@ -285,8 +285,13 @@ func (s *Server) setUpUsers(ctx context.Context) error {
 		changed = true
 	}
 	if changed {
-		return db.Persist(sctx, ed)
+		if err := db.Persist(sctx, ed); err != nil {
+			return err
+		}
 	}
+	// What is loaded now is what storage holds: log entries replayed at
+	// start-up that poked the reloader have nothing new to bring.
+	s.users.remember(s.store.Users())
 	return nil
 }
 
@@ -317,6 +322,12 @@ func (u *usersPersister) Persist(ctx *sql.Context, data []byte) error {
 	u.last = blob
 	u.mu.Unlock()
 	return u.p.propose(ctx, storage.Op{Kind: storage.OpSetUsers, Blob: blob})
+}
+
+func (u *usersPersister) remember(blob []byte) {
+	u.mu.Lock()
+	u.last = blob
+	u.mu.Unlock()
 }
 
 func (u *usersPersister) isOwn(blob []byte) bool {

@@ -235,17 +235,23 @@ func (l *lib) importPath(p string) (string, error) {
 	if root, err = filepath.Abs(root); err != nil {
 		return "", fmt.Errorf("%w: %w", ErrImport, err)
 	}
-	outside := func(path string) bool {
-		rel, err := filepath.Rel(root, path)
+	named, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrImport, err)
+	}
+	outsideOf := func(base, path string) bool {
+		rel, err := filepath.Rel(base, path)
 		return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel)
 	}
+	outside := func(path string) bool { return outsideOf(root, path) }
 	full := filepath.Clean(p)
 	if !filepath.IsAbs(p) {
 		full = filepath.Join(root, p)
 	}
 	// Refuse by name first, so a path outside says so whether or not the
-	// file exists; then again after links are resolved.
-	if outside(full) && outside(filepath.Join(dir, p)) {
+	// file exists (the directory may be named through a link, so either
+	// spelling of it counts); then again after links are resolved.
+	if outside(full) && outsideOf(named, filepath.Clean(p)) && (filepath.IsAbs(p) || outsideOf(named, filepath.Join(named, p))) {
 		return "", fmt.Errorf("%w: '%s' is outside the import directory", ErrImport, p)
 	}
 	real, err := filepath.EvalSymlinks(full)
