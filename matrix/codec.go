@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -27,13 +28,11 @@ func Encode(m *Matrix) []byte {
 	if m.layout == LayoutCSR {
 		size += 8*(m.rows+1) + 4*stored
 	}
+	if m.enc != nil {
+		return m.enc
+	}
 	b := make([]byte, headerSize, size)
-	copy(b, magic[:])
-	b[4] = FormatVersion
-	b[5] = byte(m.layout)
-	le.PutUint64(b[8:], uint64(m.rows))
-	le.PutUint64(b[16:], uint64(m.cols))
-	le.PutUint64(b[24:], uint64(stored))
+	writeHeader(b, m.layout, m.rows, m.cols, stored)
 	if m.layout == LayoutCSR {
 		for _, p := range m.indptr {
 			b = le.AppendUint64(b, uint64(p))
@@ -45,13 +44,32 @@ func Encode(m *Matrix) []byte {
 	return appendFloats(b, m.data)
 }
 
+func writeHeader(b []byte, layout Layout, rows, cols, stored int) {
+	copy(b, magic[:])
+	b[4] = FormatVersion
+	b[5] = byte(layout)
+	le.PutUint64(b[8:], uint64(rows))
+	le.PutUint64(b[16:], uint64(cols))
+	le.PutUint64(b[24:], uint64(stored))
+}
+
 // nativeLittleEndian is true on hosts whose float64 memory layout is the
 // format's, where values move as one block copy instead of one at a time.
 var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 func appendFloats(b []byte, vals []float64) []byte {
 	if nativeLittleEndian && len(vals) > 0 {
-		return append(b, unsafe.Slice((*byte)(unsafe.Pointer(&vals[0])), 8*len(vals))...)
+		src := unsafe.Slice((*byte)(unsafe.Pointer(&vals[0])), 8*len(vals))
+		b = slices.Grow(b, len(src))
+		// In pieces: one copy of hundreds of megabytes cannot be preempted,
+		// and a garbage collection waiting on it stalls every other core.
+		const piece = 4 << 20
+		for len(src) > 0 {
+			n := min(piece, len(src))
+			b = append(b, src[:n]...)
+			src = src[n:]
+		}
+		return b
 	}
 	for _, v := range vals {
 		b = le.AppendUint64(b, math.Float64bits(v))

@@ -144,3 +144,30 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestNewDenseEncodedMatchesEncode(t *testing.T) {
+	m, vals, ok, err := NewDenseEncoded(3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Skip("host float layout differs from the format's")
+	}
+	for i := range vals {
+		vals[i] = float64(i) - 2.5
+	}
+	want, err := NewDense(3, 2, []float64{-2.5, -1.5, -0.5, 0.5, 1.5, 2.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(Encode(m)) != string(Encode(want)) {
+		t.Fatal("the in-place encoding differs from Encode's")
+	}
+	back, err := Decode(Encode(m))
+	if err != nil || back.Rows() != 3 || back.Cols() != 2 {
+		t.Fatalf("decode: %v", err)
+	}
+	if _, _, _, err := NewDenseEncoded(1<<20, 1<<20); err == nil {
+		t.Fatal("an oversized matrix was allocated")
+	}
+}

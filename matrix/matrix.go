@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/sqlearn/sqlearn/gpu"
 )
@@ -68,6 +69,8 @@ type Matrix struct {
 	// only for LayoutCSR.
 	indptr  []int
 	indices []int32
+	// enc, when set, is the matrix's own encoding, in which data lives.
+	enc []byte
 }
 
 func (m *Matrix) Rows() int      { return m.rows }
@@ -184,6 +187,31 @@ func NewDense(r, c int, data []float64) (*Matrix, error) {
 		return nil, err
 	}
 	return &Matrix{rows: r, cols: c, layout: LayoutDense, data: data}, nil
+}
+
+// NewDenseEncoded makes an r×c dense matrix whose values live inside its
+// own encoding, and returns the values to fill (row-major) before the
+// matrix is used; Encode then returns the encoding without copying. A
+// loader that fills a large matrix once and ships it as a blob saves a copy
+// of every value that way. ok is false on hosts whose float layout is not
+// the format's (then build with NewDense instead).
+func NewDenseEncoded(r, c int) (m *Matrix, vals []float64, ok bool, err error) {
+	if err := checkDims(r, c); err != nil {
+		return nil, nil, false, err
+	}
+	n := int64(r) * int64(c)
+	if err := checkElements(n, fmt.Sprintf("a dense %dx%d matrix", r, c)); err != nil {
+		return nil, nil, false, err
+	}
+	if !nativeLittleEndian || n == 0 {
+		return nil, nil, false, nil
+	}
+	// A []uint64 backing keeps the payload 8-byte aligned for the view.
+	words := make([]uint64, headerSize/8+n)
+	enc := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*len(words))
+	writeHeader(enc, LayoutDense, r, c, int(n))
+	vals = unsafe.Slice((*float64)(unsafe.Pointer(&words[headerSize/8])), n)
+	return &Matrix{rows: r, cols: c, layout: LayoutDense, data: vals, enc: enc}, vals, true, nil
 }
 
 // FromTriples builds an r×c sparse matrix from (i, j, v) entries, 0-based.

@@ -45,6 +45,10 @@ type table struct {
 	names []string
 	rows  int
 	data  []float64
+	// filled, when set, is a matrix whose values data may be writing in
+	// place; it is the result if data still is its whole storage.
+	filled *matrix.Matrix
+	vals   []float64
 }
 
 // readQuery runs a SELECT and returns its result as numbers. A plain read
@@ -191,7 +195,18 @@ func (l *lib) scanColumns(ctx *sql.Context, p *scanPlan) (*table, error) {
 		return nil, err
 	}
 	limit := matrix.MaxElements()
-	t := &table{names: p.names, data: make([]float64, 0, min(int64(info.Rows*nc), limit))}
+	t := &table{names: p.names}
+	// Without reordering, the rows can be written straight into the
+	// matrix's own encoding, sized for the rows storage reported; if the
+	// scan sees a different count the data moves to an ordinary buffer.
+	if p.orderBy < 0 && info.Rows > 0 && int64(info.Rows)*int64(nc) <= limit {
+		if m, vals, ok, err := matrix.NewDenseEncoded(info.Rows, nc); err == nil && ok {
+			t.data, t.filled, t.vals = vals[:0], m, vals
+		}
+	}
+	if t.data == nil {
+		t.data = make([]float64, 0, min(int64(info.Rows*nc), limit))
+	}
 	var keys []float64
 	err = l.srv.Store().ScanFloat64(ctx, p.db, p.table, cols, func(n int, vals [][]float64) error {
 		if int64(t.rows+n)*int64(nc) > limit {
@@ -300,6 +315,9 @@ func (l *lib) queryMatrix(ctx *sql.Context, q string) (*matrix.Matrix, error) {
 	}
 	if t.rows == 0 {
 		return nil, fmt.Errorf("%w: the query returned no rows", ErrArgument)
+	}
+	if t.filled != nil && len(t.data) == len(t.vals) && &t.data[0] == &t.vals[0] {
+		return t.filled, nil
 	}
 	return matrix.NewDense(t.rows, len(t.names), t.data)
 }
