@@ -231,25 +231,31 @@ func (l *lib) scanColumns(ctx *sql.Context, p *scanPlan) (*table, error) {
 		}
 		return nil, err
 	}
-	if p.orderBy >= 0 {
-		t.data = sortRows(t.data, nc, keys)
+	if p.orderBy >= 0 && t.rows > 0 {
+		// The sorted copy is written straight into the matrix's encoding.
+		var out []float64
+		if m, vals, ok, err := matrix.NewDenseEncoded(t.rows, nc); err == nil && ok {
+			out, t.filled, t.vals = vals, m, vals
+		} else {
+			out = make([]float64, len(t.data))
+		}
+		sortRows(out, t.data, nc, keys)
+		t.data = out
 	}
 	return t, nil
 }
 
 // sortRows reorders row-major rows by key. Keys are primary-key values, so
 // they are distinct and the order is total.
-func sortRows(data []float64, nc int, keys []float64) []float64 {
+func sortRows(out, data []float64, nc int, keys []float64) {
 	perm := make([]int32, len(keys))
 	for i := range perm {
 		perm[i] = int32(i)
 	}
 	sort.Slice(perm, func(a, b int) bool { return keys[perm[a]] < keys[perm[b]] })
-	out := make([]float64, len(data))
 	for r, src := range perm {
 		copy(out[r*nc:(r+1)*nc], data[int(src)*nc:(int(src)+1)*nc])
 	}
-	return out
 }
 
 // runQuery runs any SELECT through the engine and converts each value.
