@@ -118,12 +118,6 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return cb(res, false)
 		}
-		if res, err, ok := h.fast.tryInsert(ctx, c, query, nil); ok {
-			if err != nil {
-				return translate(err)
-			}
-			return cb(res, false)
-		}
 	}
 	return h.Handler.ComQuery(ctx, c, query, cb)
 }
@@ -132,12 +126,6 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	defer h.recovered(&err)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
-			return "", cb(res, false)
-		}
-		if res, err, ok := h.fast.tryInsert(ctx, c, query, nil); ok {
-			if err != nil {
-				return "", translate(err)
-			}
 			return "", cb(res, false)
 		}
 	}
@@ -160,12 +148,6 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 	defer h.recovered(&err)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {
-			return cb(res)
-		}
-		if res, err, ok := h.fast.tryInsert(ctx, c, p.PrepareStmt, p.BindVars); ok {
-			if err != nil {
-				return translate(err)
-			}
 			return cb(res)
 		}
 	}

@@ -56,7 +56,6 @@ type fastPath struct {
 	shapes  sync.Map
 	nShapes atomic.Int64
 	hits    atomic.Int64
-	inserts atomic.Int64
 }
 
 const maxCachedShapes = 4096

@@ -84,9 +84,6 @@ type Server struct {
 // FastPathHits counts the point selects answered without the planner.
 func (s *Server) FastPathHits() int64 { return s.fast.hits.Load() }
 
-// FastInserts counts the inserts committed without the planner.
-func (s *Server) FastInserts() int64 { return s.fast.inserts.Load() }
-
 // stateMachine applies log commands to storage. When users or grants
 // change it pokes usersChanged, so every node's authentication follows the
 // replicated users without blocking the log on the engine's user lock.
