@@ -5,44 +5,22 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	_ "github.com/go-sql-driver/mysql"
 
+	"github.com/sqlearn/sqlearn/internal/testenv"
 	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/udf"
 )
 
-// datasets is the shared datasets folder: $SQLEARN_DATASETS, else
-// ../shared/datasets beside the repository. Without it a test fails in CI
-// and is skipped elsewhere.
-func datasets(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("SQLEARN_DATASETS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "datasets")
-	}
-	abs, err := filepath.Abs(dir)
-	if err == nil {
-		if _, err = os.Stat(filepath.Join(abs, "matrices")); err == nil {
-			return abs
-		}
-	}
-	missing(t, "datasets folder %s (set SQLEARN_DATASETS): %v", dir, err)
-	return ""
-}
+func datasets(t testing.TB) string { return testenv.Datasets(t) }
 
-// missing fails under CI and skips otherwise.
 func missing(t testing.TB, format string, a ...any) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("CI: "+format, a...)
-	}
-	t.Skipf(format, a...)
+	testenv.Missing(t, format, a...)
 }
 
 // python is Debian's interpreter, which has numpy and scipy; the python3 on

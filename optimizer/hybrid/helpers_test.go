@@ -8,36 +8,18 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sqlearn/sqlearn/internal/testenv"
 )
 
-// datasets is $SQLEARN_DATASETS, else ../shared/datasets beside the
-// repository; a test needing it fails under CI and skips elsewhere.
-func datasets(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("SQLEARN_DATASETS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "datasets")
-	}
-	abs, err := filepath.Abs(dir)
-	if err == nil {
-		if _, err = os.Stat(filepath.Join(abs, "graphs")); err == nil {
-			return abs
-		}
-	}
-	missing(t, "datasets folder %s (set SQLEARN_DATASETS): %v", dir, err)
-	return ""
-}
+func datasets(t testing.TB) string { return testenv.Datasets(t) }
 
 func missing(t testing.TB, format string, a ...any) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("CI: "+format, a...)
-	}
-	t.Skipf(format, a...)
+	testenv.Missing(t, format, a...)
 }
 
 // snapEdges reads a SNAP edge list (plain or gzip) for tests; the SQL
