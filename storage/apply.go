@@ -372,34 +372,30 @@ func (s *Store) alterColumns(t *Table, op *Op) error {
 		}
 		sch.Columns[c] = *op.Column
 		if op.Position >= 0 && op.Position != c {
-			col := sch.Columns[c]
-			cols := append(append([]Column{}, sch.Columns[:c]...), sch.Columns[c+1:]...)
-			pos := min(op.Position, len(cols))
-			sch.Columns = append(append(append([]Column{}, cols[:pos]...), col), cols[pos:]...)
-			move := func(r Row) Row {
-				v := r[c]
-				rest := append(append(Row{}, r[:c]...), r[c+1:]...)
-				return append(append(append(Row{}, rest[:pos]...), v), rest[pos:]...)
-			}
-			for i := range newRows {
-				newRows[i] = move(newRows[i])
-			}
-			perm := make([]int, n)
-			for i := range perm {
-				perm[i] = i
-			}
-			order := move(func() Row {
-				r := make(Row, n)
-				for i := range r {
-					r[i] = i
+			// from[k] is the old ordinal of the column that ends at k.
+			from := make([]int, 0, n)
+			for i := 0; i < n; i++ {
+				if i != c {
+					from = append(from, i)
 				}
-				return r
-			}())
-			for i, v := range order {
-				perm[v.(int)] = i
+			}
+			pos := min(op.Position, len(from))
+			from = append(from[:pos], append([]int{c}, from[pos:]...)...)
+			to := make([]int, n)
+			cols := make([]Column, n)
+			for k, old := range from {
+				to[old], cols[k] = k, sch.Columns[old]
+			}
+			sch.Columns = cols
+			for i, r := range newRows {
+				nr := make(Row, n)
+				for k, old := range from {
+					nr[k] = r[old]
+				}
+				newRows[i] = nr
 			}
 			for i := range sch.PK {
-				sch.PK[i] = perm[sch.PK[i]]
+				sch.PK[i] = to[sch.PK[i]]
 			}
 		}
 	}

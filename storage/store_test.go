@@ -268,3 +268,29 @@ func TestArrowNoLeak(t *testing.T) {
 	rec.Release()
 	mem.AssertSize(t, 0)
 }
+
+func TestModifyColumnMoves(t *testing.T) {
+	s := newTestStore(t)
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: []Row{row(1, "a", 1), row(2, "b", 2)}})
+	var rows []Row
+	var keys []string
+	for _, c := range []int{0, 1, 2, 3} {
+		cur, _ := s.Scan("d", "t", c)
+		for r, id, ok := cur.Next(); ok; r, id, ok = cur.Next() {
+			nr := append(Row{}, r...)
+			nr[2] = nr[2].(float64) * 10
+			rows, keys = append(rows, nr), append(keys, id)
+		}
+		cur.Close()
+	}
+	col := Column{Name: "score", Kind: KindFloat64, Nullable: true}
+	mustApply(t, s, Op{Kind: OpModifyColumn, DB: "d", Table: "t", Name: "score", Column: &col, Position: 0, Rows: rows, Keys: keys})
+	info, _ := s.Table("d", "t")
+	if info.Schema.Columns[0].Name != "score" || info.Schema.Columns[1].Name != "id" || info.Schema.PK[0] != 1 {
+		t.Fatalf("schema after move: %+v", info.Schema)
+	}
+	r, ok, _ := s.Get("d", "t", EncodeKey([]any{int64(2)}))
+	if !ok || r[0] != 20.0 || r[1] != int64(2) || r[2] != "b" {
+		t.Fatalf("row after move: %v", r)
+	}
+}
