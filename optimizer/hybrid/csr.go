@@ -2,7 +2,10 @@ package hybrid
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sort"
+	"sync"
 )
 
 // CSR is a sparse matrix in compressed sparse row form. The package keeps
@@ -100,8 +103,41 @@ func (m *CSR) T() *CSR {
 // It is the full evaluation kernel: each output row is a gather over its
 // entries, so writes are sequential and rows are independent.
 func (m *CSR) MulVec(x, y []float64, w int) {
+	// Large products split their rows across the cores, in ranges of
+	// about equal nonzeros; each worker writes its own rows of y.
+	workers := runtime.GOMAXPROCS(0)
+	nnz := m.Ptr[m.Rows]
+	if workers < 2 || nnz*w < parallelNNZ {
+		m.mulRows(x, y, w, 0, m.Rows)
+		return
+	}
+	var wg sync.WaitGroup
+	lo := 0
+	for k := 1; k <= workers; k++ {
+		hi := m.Rows
+		if k < workers {
+			target := nnz * k / workers
+			hi = sort.Search(m.Rows, func(r int) bool { return m.Ptr[r] >= target })
+		}
+		if hi > lo {
+			wg.Add(1)
+			go func(lo, hi int) {
+				defer wg.Done()
+				m.mulRows(x, y, w, lo, hi)
+			}(lo, hi)
+		}
+		lo = hi
+	}
+	wg.Wait()
+}
+
+// parallelNNZ is the product size (nonzeros times width) above which
+// MulVec uses every core; below it the goroutines cost more than they save.
+const parallelNNZ = 1 << 16
+
+func (m *CSR) mulRows(x, y []float64, w, lo, hi int) {
 	if w == 1 {
-		for r := 0; r < m.Rows; r++ {
+		for r := lo; r < hi; r++ {
 			s := 0.0
 			for p := m.Ptr[r]; p < m.Ptr[r+1]; p++ {
 				s += m.Val[p] * x[m.Ind[p]]
@@ -110,7 +146,7 @@ func (m *CSR) MulVec(x, y []float64, w int) {
 		}
 		return
 	}
-	for r := 0; r < m.Rows; r++ {
+	for r := lo; r < hi; r++ {
 		yr := y[r*w : r*w+w]
 		clear(yr)
 		for p := m.Ptr[r]; p < m.Ptr[r+1]; p++ {
