@@ -60,13 +60,30 @@ func trainLinear(ctx context.Context, m *Model, d *Dataset, o Options) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	gram, rhs := centredGram(x, y, xmean, ymean, n, p, o.workers())
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	coef, err := solveNormal(gram, rhs, p, alpha)
-	if err != nil {
-		return err
+	var coef []float64
+	if o.Solver != "" && o.Solver != "normal" {
+		if o.Algorithm != LinearRegression {
+			return errorf(ErrBadOption, "solver '%s' applies to LinearRegression only", o.Solver)
+		}
+		xc := make([]float64, n*p)
+		yc := make([]float64, n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < p; j++ {
+				xc[i*p+j] = x[i*p+j] - xmean[j]
+			}
+			yc[i] = y[i] - ymean
+		}
+		if coef, err = solveLA(ctx, o.Solver, xc, yc, n, p, o.MaxIter, o.Tol); err != nil {
+			return err
+		}
+	} else {
+		gram, rhs := centredGram(x, y, xmean, ymean, n, p, o.workers())
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if coef, err = solveNormal(gram, rhs, p, alpha); err != nil {
+			return err
+		}
 	}
 	icpt := ymean
 	for j := range coef {

@@ -132,8 +132,15 @@ type Options struct {
 	// (300), ALS sweeps (10).
 	MaxIter int
 	// Tol: L-BFGS projected-gradient tolerance (1e-4); k-means centre
-	// shift tolerance relative to the mean feature variance (1e-4).
+	// shift tolerance relative to the mean feature variance (1e-4); for
+	// the LA solvers, the relative gradient norm at which they stop.
 	Tol float64
+	// Solver picks how LinearRegression fits: "normal" (the normal
+	// equations, the default) or an LA program run through the optimizer:
+	// "gd" (steepest descent), "dfp" or "bfgs" (quasi-Newton), each with
+	// exact line searches; MaxIter bounds their iterations (200 for gd,
+	// 50 for the others).
+	Solver string
 
 	// K is the number of clusters (8) and NInit the k-means restarts (10).
 	K     int
@@ -195,6 +202,14 @@ func orFloat(v, def float64) float64 {
 // withDefaults fills zero fields and rejects values no algorithm accepts.
 func (o Options) withDefaults() (Options, error) {
 	maxIter := map[Algorithm]int{LogisticRegression: 100, KMeans: 300, ALS: 10}[o.Algorithm]
+	if o.Algorithm == LinearRegression {
+		maxIter = map[string]int{"gd": 200, "dfp": 50, "bfgs": 50}[o.Solver]
+		if maxIter > 0 {
+			// The LA solvers stop on a relative gradient norm; they reach
+			// the normal equations' answer, so the default asks for that.
+			o.Tol = orFloat(o.Tol, 1e-10)
+		}
+	}
 	o.MaxIter = orInt(o.MaxIter, maxIter)
 	o.Alpha = orFloat(o.Alpha, 1)
 	o.C = orFloat(o.C, 1)

@@ -276,3 +276,28 @@ func TestMLModelSurvivesRestart(t *testing.T) {
 		t.Errorf("sys.ml_models lists the model %d times", n)
 	}
 }
+
+// TestMLTrainLASolvers trains LinearRegression by the normal equations and
+// by the LA-program solvers (run through the optimizer) and gets the same
+// scores.
+func TestMLTrainLASolvers(t *testing.T) {
+	s, _ := startAt(t, t.TempDir())
+	loadFruit(t, s)
+	score := func(solver string) float64 {
+		s.exec(t, "SET @m = NULL")
+		s.exec(t, fmt.Sprintf(`CALL sys.ML_TRAIN('t.fruit', 'weight', JSON_OBJECT('task', 'regression',
+			'algorithm', 'LinearRegression', 'solver', '%s', 'include_column_list', JSON_ARRAY('x', 'colour')), @m)`, solver))
+		s.exec(t, "CALL sys.ML_SCORE('t.fruit', 'weight', @m, 'r2', @r2, NULL)")
+		return one[float64](t, s, "SELECT @r2")
+	}
+	want := score("normal")
+	for _, solver := range []string{"dfp", "bfgs", "gd"} {
+		if got := score(solver); math.Abs(got-want) > 1e-6 {
+			t.Errorf("%s: r2 %v, normal equations %v", solver, got, want)
+		}
+	}
+	if _, err := s.db.Exec(`CALL sys.ML_TRAIN('t.fruit', 'weight', JSON_OBJECT('task', 'regression',
+		'algorithm', 'LinearRegression', 'solver', 'newton'), @bad)`); err == nil {
+		t.Fatal("an unknown solver was accepted")
+	}
+}

@@ -59,6 +59,14 @@ var optionSetters = map[string]func(o *trainOptions, v any) error{
 	"lambda":            floatOpt(func(o *ml.Options, f float64) { o.Lambda = f }),
 	"l2_reg":            floatOpt(func(o *ml.Options, f float64) { o.Lambda = f }),
 	"n_jobs":            intOpt(func(o *ml.Options, n int) { o.Workers = n }),
+	"solver": func(o *trainOptions, v any) error {
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("must be a string: normal, gd, dfp or bfgs")
+		}
+		o.ml.Solver = strings.ToLower(s)
+		return nil
+	},
 	"criterion": func(o *trainOptions, v any) error {
 		s, ok := v.(string)
 		if !ok {
