@@ -2,7 +2,6 @@ package sqlext
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -198,9 +197,6 @@ func (t *Table) rangeKey(ctx *sql.Context, col int, key any) (any, bool) {
 	sv, err := t.codecs[col].toStorage(v)
 	if err != nil {
 		return nil, false
-	}
-	if s, ok := sv.(string); ok && strings.ContainsRune(s, 0) {
-		return sv, true
 	}
 	return sv, true
 }

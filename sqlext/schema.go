@@ -278,18 +278,16 @@ func compareFactory(c storage.Column) storage.CompareFunc {
 	if err != nil {
 		return storage.NaturalCompare(c)
 	}
+	if typ.Type() == sqltypes.Decimal {
+		// Decimals are stored as their exact text; order them as numbers.
+		return func(a, b any) int {
+			da, _ := decimal.NewFromString(a.(string))
+			db, _ := decimal.NewFromString(b.(string))
+			return da.Cmp(db)
+		}
+	}
 	st, ok := typ.(sql.StringType)
 	if !ok || st.Collation() == sql.Collation_binary || strings.HasSuffix(st.Collation().Name(), "_bin") {
-		if typ.Type() == sqltypes.Decimal {
-			return func(a, b any) int {
-				da, _ := decimal.NewFromString(a.(string))
-				db, _ := decimal.NewFromString(b.(string))
-				return da.Cmp(db)
-			}
-		}
-		if typ.Type() == sqltypes.TypeJSON {
-			return storage.NaturalCompare(c)
-		}
 		return storage.NaturalCompare(c)
 	}
 	ctx := sql.NewEmptyContext()
