@@ -53,7 +53,6 @@ type transaction struct {
 	tables     map[string]*txTable
 	order      []*txTable
 	undo       []undoRec
-	stmtMarks  []int
 	savepoints map[string]int
 	// freshFor is the statement (process id) whose read barrier ran.
 	freshFor uint64
@@ -70,7 +69,7 @@ func (tx *transaction) reset() {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	tx.tables = make(map[string]*txTable)
-	tx.order, tx.undo, tx.stmtMarks, tx.savepoints = nil, nil, nil, nil
+	tx.order, tx.undo, tx.savepoints = nil, nil, nil
 }
 
 func (tx *transaction) String() string   { return "sqlearn transaction" }
