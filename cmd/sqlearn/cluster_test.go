@@ -130,9 +130,17 @@ func TestClusterOfThree(t *testing.T) {
 				t.Fatalf("%s at %s: %d rows", n.id, level, got)
 			}
 		}
-		// Users replicate too.
-		if got := scalar[int](t, n.p.db(t, "reader", "pw", "c"), "SELECT COUNT(*) FROM kv"); got != 3 {
-			t.Fatalf("reader on %s: %d", n.id, got)
+		// Users replicate too; a node reloads them just after applying the
+		// change, so give it a moment.
+		var got int
+		var err error
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if err = n.p.db(t, "reader", "pw", "c").QueryRow("SELECT COUNT(*) FROM kv").Scan(&got); err == nil {
+				break
+			}
+		}
+		if err != nil || got != 3 {
+			t.Fatalf("reader on %s: %d rows, %v", n.id, got, err)
 		}
 	}
 	db := nodes[2].db(t, "c")
