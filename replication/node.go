@@ -310,11 +310,13 @@ func (n *Node) join(ctx context.Context) error {
 	}
 }
 
-// waitReady waits until a leader is known and this node has applied the log
-// up to the leader's commit index.
+// waitReady waits until a leader is known and this node has applied
+// everything committed. The linearizable barrier matters after a restart:
+// a new leader's commit index covers its earlier log only once it has
+// committed an entry of its own term, which that barrier waits for.
 func (n *Node) waitReady(ctx context.Context) error {
 	for {
-		if err := n.ReadBarrier(ctx, ReadWeak); err == nil {
+		if err := n.ReadBarrier(ctx, ReadLinearizable); err == nil {
 			return nil
 		} else if ctx.Err() != nil {
 			return fmt.Errorf("replication: waiting for a leader: %w", err)
