@@ -31,7 +31,15 @@ while (i < @iters && sum(g ^ 2) > @tol) {
 }
 w
 `,
-	"dfp": `X = @X
+	"dfp": quasiNewton(`H = H - (H %*% v %*% t(v) %*% H) / (t(v) %*% H %*% v) + (s %*% t(s)) / (t(v) %*% s)`),
+	"bfgs": quasiNewton(`r = 1 / (t(v) %*% s)
+  H = H - r * (s %*% t(v) %*% H + H %*% v %*% t(s)) + (r * r * (t(v) %*% H %*% v) + r) * (s %*% t(s))`),
+}
+
+// quasiNewton is the loop DFP and BFGS share; they differ only in how the
+// inverse-Hessian estimate H takes in the step s and the gradient change v.
+func quasiNewton(update string) string {
+	return `X = @X
 y = @y
 c = t(X) %*% y
 w = matrix(0, ncol(X), 1)
@@ -44,32 +52,12 @@ while (i < @iters && sum(g ^ 2) > @tol) {
   s = -a * d
   w = w + s
   v = t(X) %*% X %*% s
-  H = H - (H %*% v %*% t(v) %*% H) / (t(v) %*% H %*% v) + (s %*% t(s)) / (t(v) %*% s)
+  ` + update + `
   g = t(X) %*% X %*% w - c
   i = i + 1
 }
 w
-`,
-	"bfgs": `X = @X
-y = @y
-c = t(X) %*% y
-w = matrix(0, ncol(X), 1)
-H = identity(ncol(X))
-g = -c
-i = 0
-while (i < @iters && sum(g ^ 2) > @tol) {
-  d = H %*% g
-  a = (t(g) %*% d) / (t(d) %*% t(X) %*% X %*% d)
-  s = -a * d
-  w = w + s
-  v = t(X) %*% X %*% s
-  r = 1 / (t(v) %*% s)
-  H = H - r * (s %*% t(v) %*% H + H %*% v %*% t(s)) + (r * r * (t(v) %*% H %*% v) + r) * (s %*% t(s))
-  g = t(X) %*% X %*% w - c
-  i = i + 1
-}
-w
-`,
+`
 }
 
 // laEnv serves an LA program its inputs.

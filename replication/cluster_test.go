@@ -6,20 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"testing"
 	"time"
-)
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+	"github.com/sqlearn/sqlearn/internal/testenv"
+)
 
 type member struct {
 	n    *Node
@@ -46,10 +37,10 @@ func startMember(t *testing.T, id, addr, dir string, join []string) *member {
 
 func startCluster(t *testing.T) []*member {
 	t.Helper()
-	first := freeAddr(t)
+	first := testenv.FreeAddr(t)
 	ms := []*member{startMember(t, "n1", first, t.TempDir(), nil)}
 	for i := 2; i <= 3; i++ {
-		ms = append(ms, startMember(t, fmt.Sprintf("n%d", i), freeAddr(t), t.TempDir(), []string{first}))
+		ms = append(ms, startMember(t, fmt.Sprintf("n%d", i), testenv.FreeAddr(t), t.TempDir(), []string{first}))
 	}
 	t.Cleanup(func() {
 		for _, m := range ms {

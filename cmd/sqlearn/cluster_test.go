@@ -3,23 +3,14 @@ package main
 import (
 	"database/sql"
 	"fmt"
-	"net"
 	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+	"github.com/sqlearn/sqlearn/internal/testenv"
+)
 
 // clusterNode is one process of a test cluster and how to start it again.
 type clusterNode struct {
@@ -41,7 +32,7 @@ func startTestCluster(t *testing.T, size int) []*clusterNode {
 	t.Helper()
 	var nodes []*clusterNode
 	for i := 1; i <= size; i++ {
-		n := &clusterNode{id: fmt.Sprintf("node%d", i), raft: freePort(t), dir: t.TempDir()}
+		n := &clusterNode{id: fmt.Sprintf("node%d", i), raft: testenv.FreeAddr(t), dir: t.TempDir()}
 		if i > 1 {
 			n.args = []string{"--join", nodes[0].raft}
 		}
@@ -233,7 +224,7 @@ func TestClusterOfThree(t *testing.T) {
 	}
 
 	// Scale up by one node, then remove it.
-	n4 := &clusterNode{id: "node4", raft: freePort(t), dir: t.TempDir(), args: []string{"--join", nodes[1].raft + "," + nodes[0].raft}}
+	n4 := &clusterNode{id: "node4", raft: testenv.FreeAddr(t), dir: t.TempDir(), args: []string{"--join", nodes[1].raft + "," + nodes[0].raft}}
 	n4.start(t)
 	if got := scalar[int](t, n4.db(t, "c"), "SELECT COUNT(*) FROM kv"); got != want {
 		t.Fatalf("new node sees %d rows, want %d", got, want)

@@ -1,11 +1,12 @@
 // Package testenv finds what tests need from outside the repository — the
-// shared datasets — and applies the project's rule for it: a test whose
+// shared datasets, free loopback ports — and applies the project's rule for it: a test whose
 // input is missing fails under CI (CI set) and is skipped elsewhere. It is
 // imported by tests only.
 package testenv
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -58,4 +59,17 @@ func datasetsDir() (string, error) {
 		return "", err
 	}
 	return abs, nil
+}
+
+// FreeAddr returns a loopback address whose port was free a moment ago,
+// for a server a test starts and must name before it listens (a Raft
+// address other nodes join through).
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
