@@ -27,3 +27,26 @@ func BenchmarkSpMM(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTallSkinnyGram times XᵀX for a 7,000 × 28 X (the HIGGS sample's
+// shape), split into the transpose and the product, as the LA optimizer
+// evaluates a hoisted t(X) %*% X.
+func BenchmarkTallSkinnyGram(b *testing.B) {
+	x, err := Rand(7000, 28, 1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	xt := T(x)
+	b.Run("transpose", func(b *testing.B) {
+		for b.Loop() {
+			T(x)
+		}
+	})
+	b.Run("product", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Mul(xt, x); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,7 +1,8 @@
 // Command raftprobe measures how many proposals per second the Raft log
 // (hashicorp/raft on raft-boltdb, as the server uses it) commits with 1, 4
 // and 16 concurrent proposers and a state machine that does nothing: the
-// ceiling of durable commits before any SQL work.
+// ceiling of durable commits before any SQL work. It first times a 4 KiB
+// write plus fdatasync in the same directory, the disk's part of a commit.
 //
 //	go run ./bench/raftprobe
 package main
@@ -12,8 +13,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"sort"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/sqlearn/sqlearn/replication"
@@ -40,6 +44,7 @@ func main() {
 		panic(err)
 	}
 	defer n.Close()
+	fsyncProbe(dir)
 	for _, workers := range []int{1, 4, 16} {
 		var count atomic.Int64
 		stop := time.Now().Add(4 * time.Second)
@@ -60,4 +65,26 @@ func main() {
 		wg.Wait()
 		fmt.Printf("%d workers: %.0f proposals/s\n", workers, float64(count.Load())/4)
 	}
+}
+
+func fsyncProbe(dir string) {
+	f, err := os.Create(filepath.Join(dir, "fsync.probe"))
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	ds := make([]time.Duration, 300)
+	for i := range ds {
+		if _, err := f.WriteAt(buf, int64(i%16)*4096); err != nil {
+			panic(err)
+		}
+		start := time.Now()
+		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			panic(err)
+		}
+		ds[i] = time.Since(start)
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	fmt.Printf("4 KiB write + fdatasync: median %v, p90 %v\n", ds[len(ds)/2], ds[len(ds)*9/10])
 }
