@@ -49,4 +49,11 @@ func BenchmarkTallSkinnyGram(b *testing.B) {
 			}
 		}
 	})
+	b.Run("flagged", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := MulT(x, true, x, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -41,6 +41,39 @@ func Mul(a, b *Matrix) (*Matrix, error) {
 	return c, nil
 }
 
+// MulT returns op(a)·op(b), where op transposes its operand when the flag
+// says so. Dense operands are handed to the device's GEMM with transpose
+// flags, so no transposed copy is made: for a tall, thin X, t(X)·X costs
+// the product alone. A sparse operand is transposed first.
+func MulT(a *Matrix, ta bool, b *Matrix, tb bool) (*Matrix, error) {
+	if a.IsSparse() || b.IsSparse() || !(ta || tb) {
+		if ta {
+			a = T(a)
+		}
+		if tb {
+			b = T(b)
+		}
+		return Mul(a, b)
+	}
+	m, k := a.rows, a.cols
+	if ta {
+		m, k = k, m
+	}
+	kb, n := b.rows, b.cols
+	if tb {
+		kb, n = n, kb
+	}
+	if k != kb {
+		return nil, fmt.Errorf("%w: MUL %dx%d by %dx%d", ErrShapeMismatch, m, k, kb, n)
+	}
+	c, err := newDense(m, n)
+	if err != nil {
+		return nil, err
+	}
+	Device().Gemm(ta, tb, m, n, k, 1, a.data, a.cols, b.data, b.cols, 0, c.data, c.cols)
+	return c, nil
+}
+
 // spgemm is Gustavson's row-by-row product with a dense accumulator the
 // width of one output row.
 func spgemm(a, b *Matrix) (*Matrix, error) {

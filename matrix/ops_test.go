@@ -145,6 +145,55 @@ func TestTranspose(t *testing.T) {
 	}
 }
 
+// TestMulT checks every transpose flag against an explicit transpose, in
+// all four mixes of layouts, including the tall, thin Gram product.
+func TestMulT(t *testing.T) {
+	a := mustRand(t, 37, 5, 2, 0.7)
+	b := mustRand(t, 37, 9, 3, 0.6)
+	c := mustRand(t, 9, 5, 4, 1)
+	cases := []struct {
+		name   string
+		x, y   *Matrix
+		tx, ty bool
+	}{
+		{"tn", a, b, true, false},
+		{"nt", c, a, false, true},
+		{"tt", c, b, true, true},
+		{"nn", c, T(a), false, false},
+		{"gram", a, a, true, false},
+	}
+	for _, k := range cases {
+		x, y := k.x, k.y
+		if k.tx {
+			x = T(x)
+		}
+		if k.ty {
+			y = T(y)
+		}
+		want, err := Mul(x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ln, lx := range layouts(k.x) {
+			for rn, ry := range layouts(k.y) {
+				got, err := MulT(lx, k.tx, ry, k.ty)
+				if err != nil {
+					t.Fatalf("%s %s×%s: %v", k.name, ln, rn, err)
+				}
+				if d := diffMatrices(got, want, 1e-12); d != "" {
+					t.Errorf("%s %s×%s: %s", k.name, ln, rn, d)
+				}
+			}
+		}
+	}
+	if _, err := MulT(a, false, b, false); !errors.Is(err, ErrShapeMismatch) {
+		t.Errorf("37x5 by 37x9: got %v, want a shape mismatch", err)
+	}
+	if _, err := MulT(a, true, c, true); !errors.Is(err, ErrShapeMismatch) {
+		t.Errorf("t(37x5) by t(9x5): got %v, want a shape mismatch", err)
+	}
+}
+
 func TestUnaryOps(t *testing.T) {
 	m := [][]float64{{1, 0}, {4, 9}}
 	inf := math.Inf(1)

@@ -1,7 +1,9 @@
 package optimizer
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -57,6 +59,8 @@ type dpProblem struct {
 	defs     []*dpBlock // one per candidate
 	readCost [][2]float64
 	maxKeep  int
+	scratch  []dpEntry // solveBlock's per-interval list, reused
+	pareto   pareto
 }
 
 func newDPBlock(chain []factor, ix *candIndex, noRoot int, leafCost func(factor) float64) *dpBlock {
@@ -102,6 +106,8 @@ func (b *dpBlock) readable(l, r int) (candRef, bool) {
 }
 
 // solveBlock fills b's table and returns the Pareto set of whole-chain plans.
+// Sub-plans of an interval are gathered as values in a scratch list and
+// pruned before any is allocated: most pairs are dominated.
 func (p *dpProblem) solveBlock(b *dpBlock) []*dpEntry {
 	n := len(b.chain)
 	b.table = make([][][]*dpEntry, n)
@@ -109,24 +115,33 @@ func (p *dpProblem) solveBlock(b *dpBlock) []*dpEntry {
 		b.table[i] = make([][]*dpEntry, n)
 		b.table[i][i] = []*dpEntry{{kind: eLeaf, cost: b.leafCost[i]}}
 	}
+	mask := fullSet(maxCandidates)
 	for length := 2; length <= n; length++ {
 		for l := 0; l+length-1 < n; l++ {
 			r := l + length - 1
-			var list []*dpEntry
+			list := p.scratch[:0]
 			if ref, ok := b.readable(l, r); ok {
-				list = append(list, &dpEntry{set: cset{}.with(ref.c), cost: p.readCost[ref.c][b2i(ref.flipped)],
+				list = append(list, dpEntry{set: cset{}.with(ref.c), cost: p.readCost[ref.c][b2i(ref.flipped)],
 					kind: eRead, cand: ref.c, flipped: ref.flipped})
 			}
 			for m := l; m < r; m++ {
 				mc := p.mulCost(b, l, m, r)
 				for _, x := range b.table[l][m] {
 					for _, y := range b.table[m+1][r] {
-						list = append(list, &dpEntry{set: x.set.union(y.set), cost: x.cost + y.cost + mc,
+						list = append(list, dpEntry{set: x.set.union(y.set), cost: x.cost + y.cost + mc,
 							kind: eSplit, split: m, left: x, right: y})
 					}
 				}
 			}
-			b.table[l][r] = prune(list, fullSet(maxCandidates), p.maxKeep)
+			p.scratch = list
+			kept := p.pareto.keep(len(list), func(i int) (float64, cset) { return list[i].cost, list[i].set }, mask, p.maxKeep)
+			block := make([]dpEntry, len(kept))
+			out := make([]*dpEntry, len(kept))
+			for j, k := range kept {
+				block[j] = list[k]
+				out[j] = &block[j]
+			}
+			b.table[l][r] = out
 		}
 	}
 	return b.table[0][n-1]
@@ -139,34 +154,57 @@ func b2i(b bool) int {
 	return 0
 }
 
-// prune keeps the Pareto set: an entry goes when a kept entry costs no
-// more and its candidates (projected on mask) are a subset of the entry's.
-// keep caps the set; beyond it the cheapest survive, and the result is no
-// longer guaranteed optimal.
-func prune(list []*dpEntry, mask cset, keep int) []*dpEntry {
-	// Among equal costs prefer fewer candidates: reuse that saves nothing
-	// is not worth keeping a value alive for.
-	sort.SliceStable(list, func(i, j int) bool {
-		if list[i].cost != list[j].cost {
-			return list[i].cost < list[j].cost
+// pareto prunes lists of sub-plans to their Pareto set: an entry goes
+// when a kept entry costs no more and its candidates (projected on mask)
+// are a subset of the entry's. Among equal costs fewer candidates come
+// first: reuse that saves nothing is not worth keeping a value alive for.
+// A cap on the set keeps the cheapest, and the result is then no longer
+// guaranteed optimal. Its buffers are reused from call to call.
+type pareto struct {
+	keys []paretoKey
+	sets []cset
+	out  []int
+}
+
+type paretoKey struct {
+	cost  float64
+	count int
+	set   cset
+	i     int
+}
+
+// keep returns the indices of the entries of a list of n that survive,
+// cheapest first; at reads entry i. The slice is reused by the next call.
+func (pr *pareto) keep(n int, at func(i int) (float64, cset), mask cset, limit int) []int {
+	pr.keys = pr.keys[:0]
+	for i := range n {
+		c, s := at(i)
+		pr.keys = append(pr.keys, paretoKey{cost: c, count: s.count(), set: s.and(mask), i: i})
+	}
+	slices.SortFunc(pr.keys, func(a, b paretoKey) int {
+		if a.cost != b.cost {
+			return cmp.Compare(a.cost, b.cost)
 		}
-		return list[i].set.count() < list[j].set.count()
+		if a.count != b.count {
+			return a.count - b.count
+		}
+		return a.i - b.i
 	})
-	var out []*dpEntry
+	pr.sets, pr.out = pr.sets[:0], pr.out[:0]
 next:
-	for _, e := range list {
-		es := e.set.and(mask)
-		for _, k := range out {
-			if k.set.and(mask).subsetOf(es) {
+	for _, k := range pr.keys {
+		for _, s := range pr.sets {
+			if s.subsetOf(k.set) {
 				continue next
 			}
 		}
-		out = append(out, e)
-		if len(out) == keep {
+		pr.sets = append(pr.sets, k.set)
+		pr.out = append(pr.out, k.i)
+		if len(pr.out) == limit {
 			break
 		}
 	}
-	return out
+	return pr.out
 }
 
 // plan is a complete choice: one entry per block and per candidate used.
@@ -178,11 +216,19 @@ type plan struct {
 }
 
 type partial struct {
-	set   cset
-	cost  float64
 	pick  *dpEntry
 	which int // block index, or -(candidate+1) for a candidate's own chain
 	prev  *partial
+}
+
+// frontEntry is a plan for the blocks and candidate chains combined so
+// far; its last pick is held unallocated until the entry survives pruning.
+type frontEntry struct {
+	set   cset
+	cost  float64
+	prev  *partial
+	pick  *dpEntry
+	which int
 }
 
 // solve returns the cheapest plan over every subset of candidates.
@@ -196,21 +242,34 @@ func (p *dpProblem) solve() plan {
 		defRoots[i] = p.solveBlock(b)
 	}
 	all := fullSet(len(p.cands))
-	front := []*dpEntry{{}}
-	partials := map[*dpEntry]*partial{front[0]: nil}
-	combine := func(e *dpEntry, pick *dpEntry, which int, w float64) *dpEntry {
-		n := &dpEntry{set: e.set.union(pick.set), cost: e.cost + w*pick.cost}
-		partials[n] = &partial{pick: pick, which: which, prev: partials[e]}
-		return n
+	type head struct {
+		set  cset
+		cost float64
+		pt   *partial
+	}
+	front := []head{{}}
+	var next []frontEntry
+	// advance prunes next and makes its survivors the new front.
+	advance := func(mask cset) {
+		kept := p.pareto.keep(len(next), func(i int) (float64, cset) { return next[i].cost, next[i].set }, mask, p.maxKeep*4)
+		front = front[:0]
+		for _, k := range kept {
+			e := next[k]
+			pt := e.prev
+			if e.pick != nil {
+				pt = &partial{pick: e.pick, which: e.which, prev: e.prev}
+			}
+			front = append(front, head{set: e.set, cost: e.cost, pt: pt})
+		}
 	}
 	for bi, rs := range roots {
-		var next []*dpEntry
+		next = next[:0]
 		for _, e := range front {
 			for _, r := range rs {
-				next = append(next, combine(e, r, bi, 1))
+				next = append(next, frontEntry{set: e.set.union(r.set), cost: e.cost + r.cost, prev: e.pt, pick: r, which: bi})
 			}
 		}
-		front = prune(next, all, p.maxKeep*4)
+		advance(all)
 	}
 	// A candidate's chain reads only shorter candidates, so paying for the
 	// longest first leaves every later obligation still to be met.
@@ -222,21 +281,21 @@ func (p *dpProblem) solve() plan {
 	pending := all
 	for _, c := range order {
 		pending = pending.without(c)
-		var next []*dpEntry
+		next = next[:0]
 		for _, e := range front {
 			if !e.set.has(c) {
-				next = append(next, e)
+				next = append(next, frontEntry{set: e.set, cost: e.cost, prev: e.pt})
 				continue
 			}
 			for _, d := range defRoots[c] {
-				next = append(next, combine(e, d, -(c+1), p.cands[c].w))
+				next = append(next, frontEntry{set: e.set.union(d.set), cost: e.cost + p.cands[c].w*d.cost, prev: e.pt, pick: d, which: -(c + 1)})
 			}
 		}
-		front = prune(next, pending, p.maxKeep*4)
+		advance(pending)
 	}
-	best := front[0] // prune sorts by cost
+	best := front[0] // pruning sorts by cost
 	out := plan{set: best.set, cost: best.cost, blocks: make([]*dpEntry, len(p.blocks)), defs: map[int]*dpEntry{}}
-	for pt := partials[best]; pt != nil; pt = pt.prev {
+	for pt := best.pt; pt != nil; pt = pt.prev {
 		if pt.which >= 0 {
 			out.blocks[pt.which] = pt.pick
 		} else {

@@ -51,7 +51,17 @@ func (f *frame) eval(n *pnode) (*matrix.Matrix, error) {
 		}
 	}
 	args := make([]*matrix.Matrix, len(n.args))
-	if n.op != opHoisted && n.op != opCall {
+	var ops []operand
+	if n.op == opChain || n.op == opMatMul {
+		ops = make([]operand, len(n.args))
+		for i, a := range n.args {
+			o, err := f.operand(a)
+			if err != nil {
+				return nil, err
+			}
+			ops[i] = o
+		}
+	} else if n.op != opHoisted && n.op != opCall {
 		for i, a := range n.args {
 			v, err := f.eval(a)
 			if err != nil {
@@ -64,7 +74,7 @@ func (f *frame) eval(n *pnode) (*matrix.Matrix, error) {
 	if f.time {
 		start = time.Now()
 	}
-	v, err := f.apply(n, args)
+	v, err := f.apply(n, args, ops)
 	if err != nil {
 		return nil, posError(n.pos, err)
 	}
@@ -80,7 +90,66 @@ func (f *frame) eval(n *pnode) (*matrix.Matrix, error) {
 	return v, nil
 }
 
-func (f *frame) apply(n *pnode, a []*matrix.Matrix) (*matrix.Matrix, error) {
+// operand evaluates a factor of a product. The transpose of a dense
+// matrix is not materialised: the product reads it through GEMM's
+// transpose flag.
+func (f *frame) operand(n *pnode) (operand, error) {
+	if n.op == opT {
+		if _, done := f.memo[n]; !done {
+			v, err := f.eval(n.args[0])
+			if err != nil {
+				return operand{}, err
+			}
+			if !v.IsSparse() && !isScalar(v) {
+				return operand{m: v, t: true, src: n.args[0]}, nil
+			}
+		}
+	}
+	v, err := f.eval(n)
+	return operand{m: v}, err
+}
+
+// operand is a factor of a product: m, or its transpose when t is set
+// (src is then the node m came from, to cache a transpose that has to be
+// made after all).
+type operand struct {
+	m   *matrix.Matrix
+	t   bool
+	src *pnode
+}
+
+func (o operand) rows() int {
+	if o.t {
+		return o.m.Cols()
+	}
+	return o.m.Rows()
+}
+
+func (o operand) cols() int {
+	if o.t {
+		return o.m.Rows()
+	}
+	return o.m.Cols()
+}
+
+// mul multiplies two factors. Only a product of two dense matrices reads
+// a transpose through the GEMM flags; with a sparse factor the transpose
+// is made (and cached, as t() caches it).
+func (in *interp) mul(a, b operand) (*matrix.Matrix, error) {
+	if a.m.IsSparse() || b.m.IsSparse() {
+		a, b = in.materialise(a), in.materialise(b)
+	}
+	return matrix.MulT(a.m, a.t, b.m, b.t)
+}
+
+func (in *interp) materialise(o operand) operand {
+	if !o.t {
+		return o
+	}
+	return operand{m: in.transpose(o.src, o.m)}
+}
+
+func (f *frame) apply(n *pnode, a []*matrix.Matrix, ops []operand) (*matrix.Matrix, error) {
 	switch n.op {
 	case opVar:
 		v, ok := f.in.vars[n.name]
@@ -104,9 +173,9 @@ func (f *frame) apply(n *pnode, a []*matrix.Matrix) (*matrix.Matrix, error) {
 	case opHoisted:
 		return f.eval(n.args[0])
 	case opMatMul:
-		return matrix.Mul(a[0], a[1])
+		return f.in.mul(ops[0], ops[1])
 	case opChain:
-		return f.in.chain(a)
+		return f.in.chain(ops)
 	case opT:
 		return f.in.transpose(n.args[0], a[0]), nil
 	case opNeg:
@@ -248,44 +317,50 @@ func logical(op opKind, cmp string, a, b *matrix.Matrix) (*matrix.Matrix, error)
 
 // chain multiplies factors in the order that needs the fewest flops for
 // their actual shapes, or left to right when reordering is off.
-func (in *interp) chain(ms []*matrix.Matrix) (*matrix.Matrix, error) {
+func (in *interp) chain(ms []operand) (*matrix.Matrix, error) {
+	if len(ms) == 1 {
+		return in.materialise(ms[0]).m, nil
+	}
 	if !in.opts.ReorderChains || len(ms) <= 2 {
 		acc := ms[0]
 		for _, m := range ms[1:] {
-			var err error
-			if acc, err = matrix.Mul(acc, m); err != nil {
+			p, err := in.mul(acc, m)
+			if err != nil {
 				return nil, err
 			}
+			acc = operand{m: p}
 		}
-		return acc, nil
+		return acc.m, nil
 	}
 	dims := make([]int, len(ms)+1)
-	dims[0] = ms[0].Rows()
+	dims[0] = ms[0].rows()
 	for i, m := range ms {
-		if m.Rows() != dims[i] {
+		if m.rows() != dims[i] {
 			return nil, fmt.Errorf("%w: %%*%% of %dx%d by %dx%d", matrix.ErrShapeMismatch,
-				ms[i-1].Rows(), ms[i-1].Cols(), m.Rows(), m.Cols())
+				ms[i-1].rows(), ms[i-1].cols(), m.rows(), m.cols())
 		}
-		dims[i+1] = m.Cols()
+		dims[i+1] = m.cols()
 	}
 	split := chainOrder(dims)
-	var mul func(i, j int) (*matrix.Matrix, error)
-	mul = func(i, j int) (*matrix.Matrix, error) {
+	var mul func(i, j int) (operand, error)
+	mul = func(i, j int) (operand, error) {
 		if i == j {
 			return ms[i], nil
 		}
 		k := split[i][j]
 		l, err := mul(i, k)
 		if err != nil {
-			return nil, err
+			return operand{}, err
 		}
 		r, err := mul(k+1, j)
 		if err != nil {
-			return nil, err
+			return operand{}, err
 		}
-		return matrix.Mul(l, r)
+		p, err := in.mul(l, r)
+		return operand{m: p}, err
 	}
-	return mul(0, len(ms)-1)
+	p, err := mul(0, len(ms)-1)
+	return p.m, err
 }
 
 // chainOrder is the textbook matrix-chain order by multiplication count;
