@@ -360,6 +360,25 @@ func (m *Matrix) at(i, j int) float64 {
 	return 0
 }
 
+// DenseValues returns m's row-major values without copying, or false when
+// m is sparse. Matrices are immutable: the slice must not be written.
+func (m *Matrix) DenseValues() ([]float64, bool) {
+	if m.IsSparse() {
+		return nil, false
+	}
+	return m.data, true
+}
+
+// CSRArrays returns m's compressed-sparse-row arrays without copying, or
+// false when m is dense. Matrices are immutable: the slices must not be
+// written.
+func (m *Matrix) CSRArrays() (indptr []int, indices []int32, values []float64, ok bool) {
+	if !m.IsSparse() {
+		return nil, nil, nil, false
+	}
+	return m.indptr, m.indices, m.data, true
+}
+
 func (m *Matrix) csr() gpu.CSR {
 	return gpu.CSR{Rows: m.rows, Cols: m.cols, Indptr: m.indptr, Indices: m.indices, Values: m.data}
 }

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/sqlearn/sqlearn/gpu"
@@ -151,6 +152,18 @@ func transposeCSR(m *Matrix) *Matrix {
 			t.data[next[j]] = m.data[p]
 			next[j]++
 		}
+	}
+	return t
+}
+
+// Abs returns the absolute value of each element, in m's layout.
+func Abs(m *Matrix) *Matrix {
+	if m.IsSparse() {
+		return mapStored(m, func(_, _ int, v float64) float64 { return math.Abs(v) })
+	}
+	t := denseLike(m.rows, m.cols)
+	for i, v := range m.data {
+		t.data[i] = math.Abs(v)
 	}
 	return t
 }

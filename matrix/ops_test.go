@@ -194,6 +194,20 @@ func TestMulT(t *testing.T) {
 	}
 }
 
+func TestAbs(t *testing.T) {
+	m := [][]float64{{-1, 0, 2.5}, {0, -3, 0}}
+	want := mustRows(t, [][]float64{{1, 0, 2.5}, {0, 3, 0}})
+	for name, x := range layouts(mustRows(t, m)) {
+		got := Abs(x)
+		if got.IsSparse() != x.IsSparse() {
+			t.Errorf("%s: layout changed", name)
+		}
+		if d := diffMatrices(got, want, 0); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
+	}
+}
+
 func TestUnaryOps(t *testing.T) {
 	m := [][]float64{{1, 0}, {4, 9}}
 	inf := math.Inf(1)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sqlearn/sqlearn/matrix"
+	"github.com/sqlearn/sqlearn/optimizer/hybrid"
 	"github.com/sqlearn/sqlearn/optimizer/lang"
 )
 
@@ -40,11 +41,21 @@ type Options struct {
 	// WhileIterations is the iteration estimate for a while loop whose
 	// condition is not a recognisable counter test.
 	WhileIterations int
+	// Hybrid routes each loop's products of a constant sparse matrix by
+	// the matrix the loop changes to the hybrid runtime (see
+	// iterative.go); IterationMode forces its choice per iteration (the
+	// SQL side's @@la_iteration_mode), and IterationBudget is the share of
+	// an iteration's change (ℓ1) an incremental step may carry over
+	// instead of propagating.
+	Hybrid          bool
+	IterationMode   hybrid.Mode
+	IterationBudget float64
 }
 
 // DefaultOptions turns every optimisation on.
 func DefaultOptions() Options {
-	return Options{RedundancyElimination: true, ReorderChains: true, WhileIterations: 20}
+	return Options{RedundancyElimination: true, ReorderChains: true, WhileIterations: 20,
+		Hybrid: true, IterationMode: hybrid.ModeHybrid, IterationBudget: 0.01}
 }
 
 // Result is what a finished script leaves behind.
@@ -55,6 +66,9 @@ type Result struct {
 	// Vars holds every script variable at the end of the run.
 	Vars  map[string]*matrix.Matrix
 	Stats Stats
+	// Iterations traces every product the hybrid runtime evaluated, per
+	// loop execution, in the order the loops ended.
+	Iterations []IterTrace
 }
 
 // Stats counts what the optimiser did during a run.

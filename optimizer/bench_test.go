@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sqlearn/sqlearn/internal/testenv"
 	"github.com/sqlearn/sqlearn/matrix"
+	"github.com/sqlearn/sqlearn/optimizer/hybrid"
 )
 
 // BenchmarkLeastSquares runs the ReMac evaluation's three least-squares
@@ -161,5 +163,93 @@ func BenchmarkPlan(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// laPageRank is networkx's PageRank (damping 0.85, uniform teleport,
+// dangling mass spread evenly, stopping at an ℓ1 change below n·tol) as
+// an LA script; its product is routed to the hybrid runtime.
+const laPageRank = `
+n = nrow(@M)
+x = matrix(1 / n, n, 1)
+change = 1
+k = 0
+while (change > n * @tol && k < 1000) {
+  xn = 0.85 * (@M %*% x + sum(x * @D) / n) + 0.15 / n
+  change = sum(abs(xn - x))
+  x = xn
+  k = k + 1
+}
+x
+`
+
+// BenchmarkLAPageRank runs laPageRank on the SNAP graphs in each
+// iteration mode, beside the hybrid package's own PageRank (what
+// sys.ML_PAGERANK runs) on the same graph: the cost of going through the
+// interpreter.
+func BenchmarkLAPageRank(b *testing.B) {
+	dir := testenv.Datasets(b)
+	for _, name := range []string{"wiki-Vote.txt", "soc-Slashdot0902.txt.gz"} {
+		src, dst := testenv.SNAPEdges(b, filepath.Join(dir, "graphs", name))
+		g, err := hybrid.NewGraph(src, dst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := g.M.Rows
+		is, js := make([]int, 0, g.M.NNZ()), make([]int, 0, g.M.NNZ())
+		for r := range n {
+			for p := g.M.Ptr[r]; p < g.M.Ptr[r+1]; p++ {
+				is, js = append(is, r), append(js, int(g.M.Ind[p]))
+			}
+		}
+		m, err := matrix.FromTriples(n, n, is, js, g.M.Val)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := make([]float64, n)
+		for _, v := range g.Dangling {
+			d[v] = 1
+		}
+		dm, err := matrix.NewDense(n, 1, d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		const tol = 1e-10
+		env := newTestEnv()
+		env.vars["M"], env.vars["D"], env.vars["tol"] = m, dm, scalar(tol)
+		graph := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".txt")
+		for _, mode := range []hybrid.Mode{hybrid.ModeFull, hybrid.ModeIncremental, hybrid.ModeHybrid} {
+			b.Run(fmt.Sprintf("graph=%s/path=la/mode=%s", graph, mode), func(b *testing.B) {
+				opts := DefaultOptions()
+				opts.IterationMode = mode
+				var r Result
+				for b.Loop() {
+					if r, err = Run(context.Background(), laPageRank, env, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				steps := r.Iterations[0].Steps
+				inc := 0
+				for _, s := range steps {
+					if s.Mode == hybrid.ModeIncremental {
+						inc++
+					}
+				}
+				b.ReportMetric(float64(len(steps)), "iters")
+				b.ReportMetric(float64(inc), "incremental")
+			})
+			b.Run(fmt.Sprintf("graph=%s/path=direct/mode=%s", graph, mode), func(b *testing.B) {
+				opt := hybrid.DefaultPageRankOptions()
+				opt.Tolerance, opt.MaxIterations = tol, 1000
+				var res hybrid.PageRankResult
+				for b.Loop() {
+					if res, err = hybrid.PageRank(context.Background(), g, opt, mode); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(res.Iterations), "iters")
+				b.ReportMetric(float64(res.Incremental), "incremental")
+			})
+		}
 	}
 }

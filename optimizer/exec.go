@@ -90,6 +90,21 @@ func (f *frame) eval(n *pnode) (*matrix.Matrix, error) {
 	return v, nil
 }
 
+// sessionVar reads a session variable. A script cannot change one, so
+// each is read (and decoded) once per run and stays the same value: a
+// loop sees a constant it can recognise.
+func (in *interp) sessionVar(name string) (*matrix.Matrix, bool) {
+	if v, ok := in.session[name]; ok {
+		return v, true
+	}
+	v, ok := in.env.Var(name)
+	if !ok || v == nil {
+		return nil, false
+	}
+	in.session[name] = v
+	return v, true
+}
+
 // operand evaluates a factor of a product. The transpose of a dense
 // matrix is not materialised: the product reads it through GEMM's
 // transpose flag.
@@ -161,8 +176,8 @@ func (f *frame) apply(n *pnode, a []*matrix.Matrix, ops []operand) (*matrix.Matr
 		if f.in.env == nil {
 			return nil, fmt.Errorf("%w: session variable @%s", ErrNoEnv, n.name)
 		}
-		v, ok := f.in.env.Var(n.name)
-		if !ok || v == nil {
+		v, ok := f.in.sessionVar(n.name)
+		if !ok {
 			return nil, fmt.Errorf("%w: @%s", ErrUndefined, n.name)
 		}
 		return v, nil
@@ -172,9 +187,13 @@ func (f *frame) apply(n *pnode, a []*matrix.Matrix, ops []operand) (*matrix.Matr
 		return nil, fmt.Errorf("%w: a string is not a matrix", ErrArgument)
 	case opHoisted:
 		return f.eval(n.args[0])
-	case opMatMul:
-		return f.in.mul(ops[0], ops[1])
-	case opChain:
+	case opMatMul, opChain:
+		if k := len(f.in.loopRuns); k > 0 && f.in.opts.Hybrid && routable(n, ops) {
+			return f.in.iterate(f.in.loopRuns[k-1], n, ops)
+		}
+		if n.op == opMatMul {
+			return f.in.mul(ops[0], ops[1])
+		}
 		return f.in.chain(ops)
 	case opT:
 		return f.in.transpose(n.args[0], a[0]), nil
@@ -531,7 +550,7 @@ func builtin(name string, a []*matrix.Matrix) (*matrix.Matrix, error) {
 	case "log":
 		return matrix.Log(a[0])
 	case "abs":
-		return absValue(a[0])
+		return matrix.Abs(a[0]), nil
 	case "nrow":
 		return scalar(float64(a[0].Rows())), nil
 	case "ncol":
@@ -599,19 +618,6 @@ func intArg(m *matrix.Matrix) (int, error) {
 		return 0, fmt.Errorf("%w: %v is not an integer", ErrArgument, v)
 	}
 	return int(v), nil
-}
-
-func absValue(m *matrix.Matrix) (*matrix.Matrix, error) {
-	var is, js []int
-	var vs []float64
-	m.Each(func(i, j int, v float64) {
-		is, js, vs = append(is, i), append(js, j), append(vs, math.Abs(v))
-	})
-	out, err := matrix.FromTriples(m.Rows(), m.Cols(), is, js, vs)
-	if err != nil || m.IsSparse() {
-		return out, err
-	}
-	return matrix.ToDense(out)
 }
 
 // formatValue prints a 1x1 value as a number and anything larger as JSON

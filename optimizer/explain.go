@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sqlearn/sqlearn/optimizer/hybrid"
 )
 
 // ExplainRow is one line of EXPLAIN output; the SQL side returns the rows
@@ -152,11 +154,56 @@ func (in *interp) explanation() *Explanation {
 			add(id, "after", "total", "estimated per iteration, hoisted work spread over the iterations", "", u.estAfter*1e3, nil)
 		}
 		add(id, "decision", "decision", u.decision, "", nan, nil)
+		for _, r := range u.routes {
+			add(id, "iterative", "hybrid", r, "", nan, nil)
+		}
+		for _, t := range in.iterTraces {
+			if t.Unit != id {
+				continue
+			}
+			for _, st := range t.Steps {
+				x.Rows = append(x.Rows, iterationRow(len(x.Rows)+1, id, t.Label, st))
+			}
+		}
 	}
 	if in.stopped != nil {
 		add(len(in.units), "decision", "stopped", "planning stopped: "+in.stopped.Error(), "", nan, nil)
 	}
 	return x
+}
+
+// iterationRow is one iteration of a routed product under ANALYZE: the
+// mode chosen, how much of x was active and how many blocks of M were
+// read, the estimate of the chosen mode and the measured time.
+func iterationRow(step, unit int, label string, st hybrid.Step) ExplainRow {
+	est := st.EstFull
+	if st.Mode == hybrid.ModeIncremental {
+		est = st.EstIncremental
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, iteration %d: ", label, st.Iteration)
+	if st.ActiveFraction >= 0 {
+		fmt.Fprintf(&b, "active %.2f%%, ", 100*st.ActiveFraction)
+	} else {
+		b.WriteString("active not measured, ")
+	}
+	if st.BlocksTouched >= 0 {
+		fmt.Fprintf(&b, "blocks %d of %d", st.BlocksTouched, st.Blocks)
+	} else {
+		fmt.Fprintf(&b, "blocks ? of %d", st.Blocks)
+	}
+	fmt.Fprintf(&b, "; est full %.4g ms", st.EstFull/1e6)
+	if st.EstIncremental >= 0 {
+		fmt.Fprintf(&b, ", incremental %.4g ms", st.EstIncremental/1e6)
+	}
+	if st.Compared {
+		b.WriteString(", compared")
+	}
+	if st.Reorganised {
+		b.WriteString(", reorganised after")
+	}
+	return ExplainRow{Step: step, Unit: unit, Section: "iteration", Operator: st.Mode.String(), Detail: b.String(),
+		Device: deviceCPU, EstMs: est / 1e6, MeasuredMs: st.Measured.Seconds() * 1e3, Calls: 1}
 }
 
 // listPlan walks a unit's plan children first, numbering every operator;
@@ -168,10 +215,8 @@ func listPlan(segs [][]*planStmt, emit func(op, detail string, n *pnode)) {
 	var walk func(n *pnode)
 	ref = func(n *pnode) string {
 		switch n.op {
-		case opVar:
-			return n.name
-		case opSession:
-			return "@" + n.name
+		case opVar, opSession:
+			return factorName(n)
 		case opStr:
 			return strconv.Quote(n.str)
 		case opConst:

@@ -41,6 +41,7 @@ type interp struct {
 	costs *CostModel
 
 	vars    map[string]*matrix.Matrix
+	session map[string]*matrix.Matrix // session variables read so far
 	hoisted map[*pnode]*matrix.Matrix
 	tcache  map[string]tcached
 
@@ -56,11 +57,14 @@ type interp struct {
 	lastStmt lang.Stmt
 	stats    Stats
 	stopped  error // EXPLAIN: why planning stopped early
+
+	loopRuns   []*loopRun  // loops running, innermost last
+	iterTraces []IterTrace // routed products of loops that have ended
 }
 
 func newInterp(ctx context.Context, env Env, opts Options, mode runMode) (*interp, error) {
 	in := &interp{ctx: ctx, env: env, opts: opts, mode: mode,
-		vars: map[string]*matrix.Matrix{}, hoisted: map[*pnode]*matrix.Matrix{},
+		vars: map[string]*matrix.Matrix{}, session: map[string]*matrix.Matrix{}, hoisted: map[*pnode]*matrix.Matrix{},
 		tcache: map[string]tcached{}, groups: map[lang.Stmt][]item{},
 		lowered: map[lang.Stmt]*planStmt{}, exprs: map[lang.Expr]*pnode{},
 		segPlans: map[*segment]*unitPlan{}, loops: map[lang.Stmt]*unitPlan{}}
@@ -97,7 +101,7 @@ func (in *interp) result() Result {
 	for k, v := range in.vars {
 		vars[k] = v
 	}
-	return Result{Value: in.last, Vars: vars, Stats: in.stats}
+	return Result{Value: in.last, Vars: vars, Stats: in.stats, Iterations: in.iterTraces}
 }
 
 // group splits a statement list into segments and control statements,
@@ -354,6 +358,14 @@ func (in *interp) loop(s lang.Stmt, body []lang.Stmt, fr *forRange, next func() 
 		}
 		return nil
 	}
+	run := &loopRun{unit: unit, states: map[*pnode]*iterState{}}
+	in.loopRuns = append(in.loopRuns, run)
+	defer func() {
+		in.loopRuns = in.loopRuns[:len(in.loopRuns)-1]
+		for _, n := range run.order {
+			in.finishIter(run, run.states[n])
+		}
+	}()
 	for {
 		if err := in.checkCtx(s.Pos()); err != nil {
 			return err
@@ -362,6 +374,7 @@ func (in *interp) loop(s lang.Stmt, body []lang.Stmt, fr *forRange, next func() 
 		if err != nil || !ok {
 			return err
 		}
+		run.iteration++
 		if unit != nil {
 			unit.iterations++
 		}

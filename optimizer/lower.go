@@ -265,8 +265,11 @@ func (es *estimator) visit(n *pnode, w float64) {
 		}
 	case opSession:
 		if es.in.env != nil {
-			if v, ok := es.in.env.Var(n.name); ok && v != nil {
+			if v, ok := es.in.sessionVar(n.name); ok && v != nil {
 				n.rows, n.cols = v.Rows(), v.Cols()
+				if v.IsSparse() && n.rows > 0 && n.cols > 0 {
+					n.density = float64(v.NNZ()) / (float64(n.rows) * float64(n.cols))
+				}
 			}
 		}
 	case opConst:

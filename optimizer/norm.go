@@ -315,7 +315,7 @@ func (nz *normalizer) norm(e lang.Expr) (*sum, error) {
 			if nz.in.env == nil {
 				return nil, unplannable("no environment for @%s", e.Name)
 			}
-			v, ok := nz.in.env.Var(e.Name)
+			v, ok := nz.in.sessionVar(e.Name)
 			if !ok || v == nil {
 				return nil, unplannable("@%s is not bound", e.Name)
 			}

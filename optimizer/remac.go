@@ -40,7 +40,7 @@ func (sp *segPlan) matches(in *interp) bool {
 			if in.env == nil {
 				return false
 			}
-			v, _ = in.env.Var(s.name)
+			v, _ = in.sessionVar(s.name)
 		} else {
 			v = in.vars[s.name]
 		}
@@ -84,6 +84,7 @@ type unitPlan struct {
 	applied    bool
 	decision   string
 	optTime    time.Duration
+	routes     []string // products the hybrid runtime will take, by shape
 }
 
 // collectSegments lists the segments of a loop body, through if branches
@@ -183,6 +184,11 @@ func (in *interp) planLoop(s lang.Stmt, body []lang.Stmt, fr *forRange) *unitPla
 		in.vars[fr.name] = scalar(float64(fr.from))
 	}
 	in.planUnit(u, in.collectSegments(body, nil), assigned)
+	segs := u.original
+	if u.applied {
+		segs = u.optimized
+	}
+	u.routes = staticRoutes(segs, assigned)
 	return u
 }
 

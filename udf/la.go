@@ -82,6 +82,9 @@ func eliminationOn(ctx *sql.Context) bool {
 func laOptions(ctx *sql.Context) optimizer.Options {
 	opts := optimizer.DefaultOptions()
 	opts.RedundancyElimination = eliminationOn(ctx)
+	if m, err := (options{}).mode(ctx); err == nil {
+		opts.IterationMode = m
+	}
 	return opts
 }
 
@@ -108,6 +111,9 @@ func (l *lib) laRun(ctx *sql.Context, script string) (sql.RowIter, error) {
 		res, err := optimizer.Run(ctx, script, env, laOptions(ctx))
 		if err != nil {
 			return nil, laError("LA_RUN", err)
+		}
+		for _, t := range res.Iterations {
+			traces.add("LA_RUN "+t.Label, t.Steps)
 		}
 		rows := env.out
 		if res.Value != nil {

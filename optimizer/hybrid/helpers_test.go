@@ -1,14 +1,9 @@
 package hybrid
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -22,45 +17,7 @@ func missing(t testing.TB, format string, a ...any) {
 	testenv.Missing(t, format, a...)
 }
 
-// snapEdges reads a SNAP edge list (plain or gzip) for tests; the SQL
-// loader in udf is the checked one.
-func snapEdges(t testing.TB, path string) (src, dst []int64) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		missing(t, "%v", err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r = z
-	}
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		fs := strings.Fields(line)
-		if len(fs) < 2 {
-			continue
-		}
-		a, err1 := strconv.ParseInt(fs[0], 10, 64)
-		b, err2 := strconv.ParseInt(fs[1], 10, 64)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("%s: bad line %q", path, line)
-		}
-		src, dst = append(src, a), append(dst, b)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return src, dst
-}
+func snapEdges(t testing.TB, path string) (src, dst []int64) { return testenv.SNAPEdges(t, path) }
 
 // python is Debian's interpreter, which has networkx, numpy and scipy; the
 // python3 on PATH may be another one without them.
