@@ -168,6 +168,21 @@ func Abs(m *Matrix) *Matrix {
 	return t
 }
 
+// AddScalar returns m with s added to every element, dense: what a + s
+// means when s stands for a matrix of its value, without building that
+// matrix.
+func AddScalar(m *Matrix, s float64) (*Matrix, error) {
+	d, err := ToDense(m)
+	if err != nil {
+		return nil, err
+	}
+	c := denseLike(m.rows, m.cols)
+	for i, v := range d.data {
+		c.data[i] = v + s
+	}
+	return c, nil
+}
+
 // Add returns a + b: sparse when both are sparse.
 func Add(a, b *Matrix) (*Matrix, error) { return addSub("ADD", gpu.Add, a, b) }
 

@@ -208,6 +208,20 @@ func TestAbs(t *testing.T) {
 	}
 }
 
+func TestAddScalar(t *testing.T) {
+	m := [][]float64{{-1, 0, 2.5}, {0, -3, 0}}
+	want := mustRows(t, [][]float64{{0.5, 1.5, 4}, {1.5, -1.5, 1.5}})
+	for name, x := range layouts(mustRows(t, m)) {
+		got, err := AddScalar(x, 1.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diffMatrices(got, want, 0); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
+	}
+}
+
 func TestUnaryOps(t *testing.T) {
 	m := [][]float64{{1, 0}, {4, 9}}
 	inf := math.Inf(1)

@@ -257,6 +257,10 @@ func elementwise(op opKind, a, b *matrix.Matrix) (*matrix.Matrix, error) {
 			return matrix.Scale(a, 1/y), nil
 		case opPow:
 			return matrix.Pow(a, y)
+		case opAdd:
+			return matrix.AddScalar(a, y)
+		case opSub:
+			return matrix.AddScalar(a, -y)
 		}
 		full, err := fill(a.Rows(), a.Cols(), y)
 		if err != nil {
@@ -265,8 +269,11 @@ func elementwise(op opKind, a, b *matrix.Matrix) (*matrix.Matrix, error) {
 		b = full
 	} else if isScalar(a) {
 		x, _ := scalarOf(a)
-		if op == opEMul {
+		switch op {
+		case opEMul:
 			return matrix.Scale(b, x), nil
+		case opAdd:
+			return matrix.AddScalar(b, x)
 		}
 		full, err := fill(b.Rows(), b.Cols(), x)
 		if err != nil {
