@@ -237,6 +237,38 @@ func FromTriples(r, c int, is, js []int, vs []float64) (*Matrix, error) {
 	return buildCSR(r, c, is, js, vs), nil
 }
 
+// NewCSR makes an r×c sparse matrix from compressed-sparse-row arrays,
+// which it takes over: indptr has r+1 increasing offsets from 0 to
+// len(values), and each row's column indices are increasing and inside
+// [0, c), and no value is zero (the layout stores nonzeros only). A loader
+// that already holds the arrays saves FromTriples' sort that way.
+func NewCSR(r, c int, indptr []int, indices []int32, values []float64) (*Matrix, error) {
+	if err := checkDims(r, c); err != nil {
+		return nil, err
+	}
+	if len(indptr) != r+1 || indptr[0] != 0 || indptr[r] != len(values) || len(indices) != len(values) {
+		return nil, fmt.Errorf("%w: CSR arrays of %d offsets, %d indices and %d values for %d rows", ErrInvalidArgument, len(indptr), len(indices), len(values), r)
+	}
+	if err := checkElements(int64(len(values)), fmt.Sprintf("a sparse %dx%d matrix", r, c)); err != nil {
+		return nil, err
+	}
+	for i := range r {
+		lo, hi := indptr[i], indptr[i+1]
+		if hi < lo {
+			return nil, fmt.Errorf("%w: CSR row %d ends before it starts", ErrInvalidArgument, i)
+		}
+		for k := lo; k < hi; k++ {
+			if j := indices[k]; j < 0 || int(j) >= c || (k > lo && j <= indices[k-1]) {
+				return nil, fmt.Errorf("%w: CSR row %d has column %d out of order or outside %d columns", ErrInvalidArgument, i, j, c)
+			}
+			if values[k] == 0 {
+				return nil, fmt.Errorf("%w: CSR row %d stores a zero", ErrInvalidArgument, i)
+			}
+		}
+	}
+	return &Matrix{rows: r, cols: c, layout: LayoutCSR, indptr: indptr, indices: indices, data: values}, nil
+}
+
 // buildCSR assembles validated triples: a counting sort by row, then a sort
 // by column within each row, summing duplicates and dropping zeros.
 func buildCSR(r, c int, is, js []int, vs []float64) *Matrix {

@@ -362,6 +362,27 @@ func TestGetSlice(t *testing.T) {
 	}
 }
 
+func TestNewCSR(t *testing.T) {
+	m, err := NewCSR(2, 3, []int{0, 2, 3}, []int32{0, 2, 1}, []float64{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffMatrices(m, mustRows(t, [][]float64{{1, 0, 2}, {0, 3, 0}}), 0); d != "" {
+		t.Error(d)
+	}
+	for name, bad := range map[string]func() (*Matrix, error){
+		"short indptr":  func() (*Matrix, error) { return NewCSR(2, 3, []int{0, 2}, []int32{0, 2}, []float64{1, 2}) },
+		"unsorted row":  func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 2}, []int32{2, 0}, []float64{1, 2}) },
+		"column range":  func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 1}, []int32{3}, []float64{1}) },
+		"stored zero":   func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 1}, []int32{1}, []float64{0}) },
+		"offsets order": func() (*Matrix, error) { return NewCSR(2, 3, []int{0, 2, 1}, []int32{0, 1}, []float64{1, 2}) },
+	} {
+		if _, err := bad(); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%s: got %v, want ErrInvalidArgument", name, err)
+		}
+	}
+}
+
 func TestConstructors(t *testing.T) {
 	z, err := Zeros(2, 3)
 	if err != nil || z.Rows() != 2 || z.Cols() != 3 || z.NNZ() != 0 {

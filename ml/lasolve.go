@@ -60,18 +60,6 @@ w
 `
 }
 
-// laEnv serves an LA program its inputs.
-type laEnv map[string]*matrix.Matrix
-
-func (e laEnv) Query(context.Context, string) (*matrix.Matrix, error) {
-	return nil, fmt.Errorf("%w: an LA solver reads no tables", ErrBadOption)
-}
-func (e laEnv) Var(name string) (*matrix.Matrix, bool) { m, ok := e[name]; return m, ok }
-func (e laEnv) Save(context.Context, *matrix.Matrix, string) error {
-	return fmt.Errorf("%w: an LA solver saves no tables", ErrBadOption)
-}
-func (e laEnv) Print(string) {}
-
 // solveLA fits centred least squares with an LA-program solver. x is
 // row-major n×p, already centred by xmean, y centred. Columns are scaled
 // to unit variance for the solve (the iterations need a sane condition
@@ -113,7 +101,7 @@ func solveLA(ctx context.Context, solver string, x, y []float64, n, p, iters int
 		yy += v * v
 	}
 	tolm, _ := matrix.NewDense(1, 1, []float64{tol * tol * max(yy, 1) * float64(n)})
-	res, err := optimizer.Run(ctx, script, laEnv{"X": X, "y": Y, "iters": itm, "tol": tolm}, optimizer.DefaultOptions())
+	res, err := optimizer.Run(ctx, script, optimizer.Inputs{"X": X, "y": Y, "iters": itm, "tol": tolm}, optimizer.DefaultOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,23 @@ type Env interface {
 	Print(line string)
 }
 
+// Inputs is the Env of a script that reads only the matrices bound in it,
+// as built-in programs run by procedures do: query() and save() are
+// errors and print() output is dropped.
+type Inputs map[string]*matrix.Matrix
+
+func (e Inputs) Query(context.Context, string) (*matrix.Matrix, error) {
+	return nil, fmt.Errorf("%w: this script reads no tables", ErrNoEnv)
+}
+
+func (e Inputs) Var(name string) (*matrix.Matrix, bool) { m, ok := e[name]; return m, ok }
+
+func (e Inputs) Save(context.Context, *matrix.Matrix, string) error {
+	return fmt.Errorf("%w: this script saves no tables", ErrNoEnv)
+}
+
+func (e Inputs) Print(string) {}
+
 // Options control how a script is planned and run.
 type Options struct {
 	// RedundancyElimination turns the ReMac rewrite on (the default) or off
@@ -44,12 +61,14 @@ type Options struct {
 	// Hybrid routes each loop's products of a constant sparse matrix by
 	// the matrix the loop changes to the hybrid runtime (see
 	// iterative.go); IterationMode forces its choice per iteration (the
-	// SQL side's @@la_iteration_mode), and IterationBudget is the share of
-	// an iteration's change (ℓ1) an incremental step may carry over
-	// instead of propagating.
-	Hybrid          bool
-	IterationMode   hybrid.Mode
-	IterationBudget float64
+	// SQL side's @@la_iteration_mode). An incremental step may carry over
+	// instead of propagating an ℓ1 mass of max(IterationResidual,
+	// IterationBudget × the iteration's change): a caller that knows the
+	// loop's tolerance (sys.ML_PAGERANK) sets the absolute bound.
+	Hybrid            bool
+	IterationMode     hybrid.Mode
+	IterationBudget   float64
+	IterationResidual float64
 }
 
 // DefaultOptions turns every optimisation on.

@@ -104,7 +104,7 @@ func (in *interp) iterate(run *loopRun, n *pnode, ops []operand) (*matrix.Matrix
 	st.last = change
 	y, step := st.prod.Step(hybrid.Delta{
 		Prev: st.prev, Next: xv, Shift: commonShift(st.prev, xv),
-		Budget: in.opts.IterationBudget * change, Change: change, Remaining: in.remaining(run, st)})
+		Budget: max(in.opts.IterationResidual, in.opts.IterationBudget*change), Change: change, Remaining: in.remaining(run, st)})
 	step.Change = change
 	st.steps = append(st.steps, step)
 	copy(st.prev, xv)
