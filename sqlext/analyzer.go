@@ -17,6 +17,7 @@ type AnalyzerRule struct {
 // rules.
 func analyzerFor(p *Provider) *analyzer.Analyzer {
 	b := analyzer.NewBuilder(p)
+	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
 	p.extMu.RLock()
 	for _, r := range p.rules {
 		b.AddPostAnalyzeRule(r.ID, r.Apply)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/sqlearn/sqlearn/ml"
+	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/storage"
 )
 
@@ -339,12 +342,13 @@ func (w *predictWriter) run() (int64, error) {
 				return err
 			}
 			w.predict += time.Since(t0)
+			enc := newResultsEncoder(pr)
 			for i, r := range rows {
 				out := make(sql.Row, 0, len(r)+2)
 				for k, v := range r {
 					out = append(out, values[k](v))
 				}
-				out = append(out, predictionValue(pr.Label(i)), resultsJSON(pr, i))
+				out = append(out, predictionValue(pr.Label(i)), resultsJSON(pr, i, enc))
 				if err := emit(out); err != nil {
 					return err
 				}
@@ -408,21 +412,91 @@ func predictionValue(v any) any {
 	return v
 }
 
-// resultsJSON is row i's ml_results document.
-func resultsJSON(pr *ml.Predictions, i int) any {
-	var proba map[string]float64
-	if len(pr.Classes) > 0 {
-		proba = make(map[string]float64, len(pr.Classes))
-		k := len(pr.Classes)
-		for j, c := range pr.Classes {
-			proba[c] = pr.Proba[i*k+j]
-		}
-	}
-	js, err := json.Marshal(mlResults(pr.Task, pr.Label(i), proba))
-	if err != nil {
+// resultsJSON is row i's ml_results document, byte for byte what
+// json.Marshal(mlResults(...)) gives (the tests hold it to that), built
+// without maps or reflection: it was a fifth of ML_PREDICT_TABLE's time.
+// enc carries the parts that are the same for every row.
+func resultsJSON(pr *ml.Predictions, i int, enc *resultsEncoder) any {
+	b := enc.buf[:0]
+	b = append(b, enc.head...)
+	var ok bool
+	if b, ok = appendJSONValue(b, pr.Label(i)); !ok {
 		return nil
 	}
-	return string(js)
+	b = append(b, '}')
+	if len(pr.Classes) > 0 {
+		b = append(b, `,"probabilities":{`...)
+		k := len(pr.Classes)
+		for n, j := range enc.order {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, enc.keys[n]...)
+			if b, ok = appendJSONValue(b, pr.Proba[i*k+j]); !ok {
+				return nil
+			}
+		}
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+	enc.buf = b
+	return sqlext.ValidJSON(b)
+}
+
+// resultsEncoder holds what resultsJSON reuses across the rows of one
+// batch: the opening up to the prediction, the class keys in json's
+// (sorted) order, and a buffer.
+type resultsEncoder struct {
+	head  []byte
+	order []int    // class indices in key order
+	keys  [][]byte // `"class":` for each, in that order
+	buf   []byte
+}
+
+func newResultsEncoder(pr *ml.Predictions) *resultsEncoder {
+	key := map[ml.Task]string{ml.Classification: "class", ml.Regression: "prediction",
+		ml.Clustering: "cluster", ml.Recommendation: "rating"}[pr.Task]
+	enc := &resultsEncoder{head: []byte(`{"predictions":{"` + key + `":`)}
+	enc.order = make([]int, len(pr.Classes))
+	for j := range enc.order {
+		enc.order[j] = j
+	}
+	sort.Slice(enc.order, func(a, b int) bool { return pr.Classes[enc.order[a]] < pr.Classes[enc.order[b]] })
+	for _, j := range enc.order {
+		k, _ := json.Marshal(pr.Classes[j])
+		enc.keys = append(enc.keys, append(k, ':'))
+	}
+	return enc
+}
+
+// appendJSONValue appends v as encoding/json writes it; false for a value
+// json cannot encode (NaN, infinities).
+func appendJSONValue(b []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return b, false
+		}
+		// encoding/json's float format: shortest 'f', or 'e' outside
+		// [1e-6, 1e21) with a two-digit exponent trimmed of its zero.
+		format := byte('f')
+		if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+			format = 'e'
+		}
+		b = strconv.AppendFloat(b, x, format, -1, 64)
+		if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+		return b, true
+	case int64:
+		return strconv.AppendInt(b, x, 10), true
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return b, false
+	}
+	return append(b, js...), true
 }
 
 // sqlValue turns a column's stored value into the value an INSERT of the

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,12 +39,19 @@ type benchCase struct {
 func main() {
 	repeats := flag.Int("repeats", 3, "timed runs per side; medians are reported")
 	predictRows := flag.Int("predict-rows", 50000, "rows of the synthetic ML_PREDICT_TABLE input")
+	flag.BoolVar(&predictOnly, "predict-only", false, "skip the training comparison")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the ML_PREDICT_TABLE calls to this file")
 	flag.Parse()
 	if err := run(*repeats, *predictRows); err != nil {
 		fmt.Fprintln(os.Stderr, "ml-sqlbench:", err)
 		os.Exit(1)
 	}
 }
+
+var (
+	predictOnly bool
+	cpuProfile  string
+)
 
 func run(repeats, predictRows int) error {
 	dir, err := os.MkdirTemp("", "ml-sqlbench")
@@ -72,6 +80,9 @@ func run(repeats, predictRows int) error {
 		return err
 	}
 
+	if predictOnly {
+		return predictThroughput(db, repeats, predictRows)
+	}
 	cases := []benchCase{
 		{"diabetes", ml.Regression, ml.LinearRegression, "'algorithm', 'LinearRegression'", nil, "r2"},
 		{"breast_cancer", ml.Classification, ml.LogisticRegression, "'algorithm', 'LogisticRegression'", nil, "accuracy"},
@@ -168,6 +179,17 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		return err
 	}
 	var total, pred, write []float64
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	for r := 0; r < repeats; r++ {
 		out := fmt.Sprintf("b.synth_pred%d", r)
 		var name string
