@@ -15,9 +15,7 @@ import (
 // in a later chunk stops it with everything before that chunk committed
 // and nothing after.
 func TestBulkInsert(t *testing.T) {
-	srv, addr := startServer(t, t.TempDir())
-	defer srv.Close()
-	db := connect(t, addr, "")
+	srv, _, db := serve(t)
 	mustExec(t, db, "CREATE DATABASE b")
 	mustExec(t, db, "CREATE TABLE b.k (id BIGINT PRIMARY KEY, v DOUBLE, doc JSON)")
 	mustExec(t, db, "CREATE TABLE b.nk (v DOUBLE NOT NULL)")

@@ -10,9 +10,7 @@ import (
 // TestFastPointSelectMatchesEngine runs point selects with the fast path
 // on and off and requires identical results, column metadata included.
 func TestFastPointSelectMatchesEngine(t *testing.T) {
-	srv, addr := startServer(t, t.TempDir())
-	defer srv.Close()
-	setup := connect(t, addr, "")
+	srv, addr, setup := serve(t)
 	mustExec(t, setup, "CREATE DATABASE fp")
 	mustExec(t, setup, `CREATE TABLE fp.t (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, score DECIMAL(6,2), at DATETIME(3), b VARBINARY(4), u BIGINT UNSIGNED)`)
 	mustExec(t, setup, "INSERT INTO fp.t VALUES (1, 'one', 1.50, '2024-01-02 03:04:05.678', x'00ff', 18446744073709551615), (2, 'two', NULL, NULL, NULL, NULL)")

@@ -38,6 +38,15 @@ func startServer(t *testing.T, dir string) (*sqlext.Server, string) {
 	return srv, l.Addr().String()
 }
 
+// serve starts a server over a fresh directory, stopped when the test
+// ends, and connects to it with no current database.
+func serve(t *testing.T) (*sqlext.Server, string, *sql.DB) {
+	t.Helper()
+	srv, addr := startServer(t, t.TempDir())
+	t.Cleanup(func() { srv.Close() })
+	return srv, addr, connect(t, addr, "")
+}
+
 func connect(t *testing.T, addr, db string) *sql.DB {
 	t.Helper()
 	c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/%s?parseTime=true&multiStatements=true", addr, db))

@@ -9,9 +9,7 @@ import (
 // return every row (the engine alone marks such a query as returning at
 // most one row and fails it).
 func TestUnionOfPointLookups(t *testing.T) {
-	srv, addr := startServer(t, t.TempDir())
-	defer srv.Close()
-	db := connect(t, addr, "")
+	_, _, db := serve(t)
 	mustExec(t, db, "CREATE DATABASE u")
 	mustExec(t, db, "CREATE TABLE u.m (id BIGINT PRIMARY KEY, v INT)")
 	mustExec(t, db, "INSERT INTO u.m VALUES (1, 10), (2, 20), (3, 30)")
