@@ -8,7 +8,9 @@
 # (innodb_flush_log_at_trx_commit=1), both on loopback ports in a temporary
 # directory, runs oltp_point_select, oltp_insert and oltp_read_only against
 # each for the same duration and thread count, and prints the median QPS of
-# the repeats and the sqlearn/MariaDB ratio.
+# the repeats and the sqlearn/MariaDB ratio. sqlearn runs once per log
+# storage in RAFT_LOGS (default "bolt wal": --raft-log bolt, the default,
+# and wal), each on a fresh data dir.
 set -euo pipefail
 
 SECS=${1:-20}
@@ -19,6 +21,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d)
 SQLEARN_PORT=${SQLEARN_PORT:-13306}
 MARIADB_PORT=${MARIADB_PORT:-13307}
+RAFT_LOGS=${RAFT_LOGS:-bolt wal}
 
 need() {
 	for p in "$@"; do
@@ -30,7 +33,7 @@ need() {
 need sysbench mariadb-server mariadb-client
 
 cleanup() {
-	[ -n "${SQLEARN_PID:-}" ] && kill "$SQLEARN_PID" 2>/dev/null || true
+	for pid in ${SQLEARN_PIDS:-}; do kill "$pid" 2>/dev/null || true; done
 	[ -n "${MARIADB_PID:-}" ] && kill "$MARIADB_PID" 2>/dev/null || true
 	wait 2>/dev/null || true
 	rm -rf "$WORK"
@@ -47,15 +50,24 @@ wait_port() {
 }
 
 (cd "$ROOT" && make -s build)
-"$ROOT/bin/sqlearn" serve --addr 127.0.0.1:$SQLEARN_PORT --data-dir "$WORK/sqlearn" --log-level warn 2>"$WORK/sqlearn.log" &
-SQLEARN_PID=$!
+declare -A PORT
+SERVERS=""
+port=$SQLEARN_PORT
+for log in $RAFT_LOGS; do
+	"$ROOT/bin/sqlearn" serve --addr 127.0.0.1:$port --data-dir "$WORK/sqlearn-$log" --raft-log "$log" \
+		--log-level warn 2>"$WORK/sqlearn-$log.log" &
+	SQLEARN_PIDS="${SQLEARN_PIDS:-} $!"
+	PORT[sqlearn-$log]=$port
+	SERVERS+="sqlearn-$log "
+	port=$((port + 2))
+done
+PORT[mariadb]=$MARIADB_PORT
 
 mariadb-install-db --no-defaults --datadir="$WORK/mariadb" --user="$(id -un)" --auth-root-authentication-method=normal >/dev/null 2>&1
 mariadbd --no-defaults --datadir="$WORK/mariadb" --port=$MARIADB_PORT --bind-address=127.0.0.1 \
 	--socket="$WORK/mariadb.sock" --user="$(id -un)" --skip-name-resolve 2>"$WORK/mariadb.log" &
 MARIADB_PID=$!
-wait_port $SQLEARN_PORT
-wait_port $MARIADB_PORT
+for name in $SERVERS mariadb; do wait_port "${PORT[$name]}"; done
 mariadb -h 127.0.0.1 -P $MARIADB_PORT -u root -e "SELECT @@innodb_flush_log_at_trx_commit AS flush_at_commit, @@version" >&2
 
 sb() { # server-port test action
@@ -68,9 +80,8 @@ qps() { sed -n 's/.*queries: .*(\([0-9.]*\) per sec.).*/\1/p'; }
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 declare -A RESULT
-for name in sqlearn mariadb; do
-	port=$SQLEARN_PORT
-	[ $name = mariadb ] && port=$MARIADB_PORT
+for name in $SERVERS mariadb; do
+	port=${PORT[$name]}
 	mariadb -h 127.0.0.1 -P $port -u root -e "DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest"
 	sb $port oltp_point_select prepare >/dev/null
 	for test in oltp_point_select oltp_read_only oltp_insert; do
@@ -84,8 +95,11 @@ for name in sqlearn mariadb; do
 done
 
 printf '\nsysbench %s s per run, %s threads, table size %s, median of %s runs (QPS)\n' "$SECS" "$THREADS" "$TABLE_SIZE" "$REPEATS"
-printf '%-20s %12s %12s %8s\n' test sqlearn mariadb ratio
+printf '%-20s %-14s %12s %12s %8s\n' test server QPS mariadb ratio
 for test in oltp_point_select oltp_insert oltp_read_only; do
-	s=${RESULT[sqlearn,$test]}; m=${RESULT[mariadb,$test]}
-	printf '%-20s %12.1f %12.1f %8.3f\n' "$test" "$s" "$m" "$(echo "$s / $m" | bc -l)"
+	m=${RESULT[mariadb,$test]}
+	for name in $SERVERS; do
+		s=${RESULT[$name,$test]}
+		printf '%-20s %-14s %12.1f %12.1f %8.3f\n' "$test" "$name" "$s" "$m" "$(echo "$s / $m" | bc -l)"
+	done
 done

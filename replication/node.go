@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
+	raftwal "github.com/hashicorp/raft-wal"
 	"go.etcd.io/bbolt"
 )
 
@@ -49,7 +50,7 @@ type Snapshot interface {
 
 // Config configures a Node.
 type Config struct {
-	// DataDir holds raft.db (log and stable store) and snapshots/.
+	// DataDir holds the log (raft.db, or wal/; see LogStore) and snapshots.
 	DataDir string
 	// NodeID names this node in the cluster; it must not change.
 	NodeID string
@@ -75,8 +76,19 @@ type Config struct {
 	ApplyTimeout time.Duration
 	// Errors carries state-machine errors from the leader to followers.
 	Errors ErrorCodec
-	Logger *slog.Logger
+	// LogStore picks the log's storage for a new data directory: LogBolt
+	// (raft.db, the default) or LogWAL (segment files under wal/, one
+	// fsync per appended batch). A directory that already holds a log
+	// keeps its kind; naming the other kind for it is an error.
+	LogStore string
+	Logger   *slog.Logger
 }
+
+// The log stores Config.LogStore names.
+const (
+	LogBolt = "bolt"
+	LogWAL  = "wal"
+)
 
 // DefaultConfig returns the single-node defaults.
 func DefaultConfig(dataDir string) Config {
@@ -125,7 +137,7 @@ type Node struct {
 	raft      *raft.Raft
 	logs      raft.LogStore
 	fsm       *fsm
-	store     *raftboltdb.BoltStore
+	store     logStore
 	transport raft.Transport
 	closer    io.Closer
 	mux       *mux
@@ -186,15 +198,9 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 		Output: &slogWriter{log: cfg.Logger},
 	})
 
-	// The log store need not persist bolt's freelist on every commit: it is
-	// rebuilt by a scan when the file is opened, and skipping it writes
-	// fewer pages per fsync (rqlite does the same).
-	store, err := raftboltdb.New(raftboltdb.Options{
-		Path:        filepath.Join(cfg.DataDir, "raft.db"),
-		BoltOptions: &bbolt.Options{Timeout: 10 * time.Second, NoFreelistSync: true, FreelistType: bbolt.FreelistMapType},
-	})
+	store, err := openLogStore(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("replication: open log store: %w", err)
+		return nil, err
 	}
 	n.store = store
 	logs, err := raft.NewLogCache(512, store)
@@ -338,6 +344,54 @@ func (n *Node) closeStores() {
 	}
 	n.peers.closeAll()
 	n.store.Close()
+}
+
+// logStore is the log and stable store Raft runs on.
+type logStore interface {
+	raft.LogStore
+	raft.StableStore
+	io.Closer
+}
+
+func openLogStore(cfg Config) (logStore, error) {
+	kind := cfg.LogStore
+	for _, k := range []struct{ name, path string }{{LogBolt, "raft.db"}, {LogWAL, "wal"}} {
+		if _, err := os.Stat(filepath.Join(cfg.DataDir, k.path)); err != nil {
+			continue
+		}
+		if kind != "" && kind != k.name {
+			return nil, fmt.Errorf("replication: %s holds a %s log (%s), not a %s one; start it with the log it has", cfg.DataDir, k.name, k.path, kind)
+		}
+		kind = k.name
+	}
+	if kind == "" {
+		kind = LogBolt
+	}
+	switch kind {
+	case LogBolt:
+		// The log store need not persist bolt's freelist on every commit:
+		// it is rebuilt by a scan when the file is opened, and skipping it
+		// writes fewer pages per fsync (rqlite does the same).
+		store, err := raftboltdb.New(raftboltdb.Options{
+			Path:        filepath.Join(cfg.DataDir, "raft.db"),
+			BoltOptions: &bbolt.Options{Timeout: 10 * time.Second, NoFreelistSync: true, FreelistType: bbolt.FreelistMapType},
+		})
+		if err != nil {
+			return nil, fmt.Errorf("replication: open log store: %w", err)
+		}
+		return store, nil
+	case LogWAL:
+		dir := filepath.Join(cfg.DataDir, "wal")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("replication: open log store: %w", err)
+		}
+		w, err := raftwal.Open(dir)
+		if err != nil {
+			return nil, fmt.Errorf("replication: open log store: %w", err)
+		}
+		return w, nil
+	}
+	return nil, fmt.Errorf("replication: unknown log store %q (want %s or %s)", cfg.LogStore, LogBolt, LogWAL)
 }
 
 // leaderWait bounds how long a write or read waits for an election.

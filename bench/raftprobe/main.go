@@ -1,8 +1,9 @@
 // Command raftprobe measures how many proposals per second the Raft log
-// (hashicorp/raft on raft-boltdb, as the server uses it) commits with 1, 4
-// and 16 concurrent proposers and a state machine that does nothing: the
-// ceiling of durable commits before any SQL work. It first times a 4 KiB
-// write plus fdatasync in the same directory, the disk's part of a commit.
+// (hashicorp/raft as the server uses it, on raft-boltdb and on raft-wal)
+// commits with 1, 4 and 16 concurrent proposers and a state machine that
+// does nothing: the ceiling of durable commits before any SQL work. It
+// first times a 4 KiB write plus fdatasync in the same directory, the
+// disk's part of a commit.
 //
 //	go run ./bench/raftprobe
 package main
@@ -37,14 +38,22 @@ func (snap) Release()                           {}
 func main() {
 	dir, _ := os.MkdirTemp("", "probe")
 	defer os.RemoveAll(dir)
+	fsyncProbe(dir)
+	for _, store := range []string{replication.LogBolt, replication.LogWAL} {
+		probe(filepath.Join(dir, store), store)
+	}
+}
+
+// probe runs the proposers against a fresh single-node log on store.
+func probe(dir, store string) {
 	cfg := replication.DefaultConfig(dir)
+	cfg.LogStore = store
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	n, err := replication.Open(context.Background(), cfg, nop{})
 	if err != nil {
 		panic(err)
 	}
 	defer n.Close()
-	fsyncProbe(dir)
 	for _, workers := range []int{1, 4, 16} {
 		var count atomic.Int64
 		stop := time.Now().Add(4 * time.Second)
@@ -63,7 +72,7 @@ func main() {
 			}()
 		}
 		wg.Wait()
-		fmt.Printf("%d workers: %.0f proposals/s\n", workers, float64(count.Load())/4)
+		fmt.Printf("%s log, %d workers: %.0f proposals/s\n", store, workers, float64(count.Load())/4)
 	}
 }
 

@@ -24,12 +24,18 @@ func payload(id int) string {
 // concurrent write load, several times, once while a snapshot is being
 // written. Every acknowledged transaction must survive each restart whole,
 // no unacknowledged transaction may survive in part, and the server must
-// keep accepting writes.
+// keep accepting writes. It runs on each kind of log (--raft-log).
 func TestCrashDurability(t *testing.T) {
+	for _, log := range []string{"bolt", "wal"} {
+		t.Run("log="+log, func(t *testing.T) { crashDurability(t, log) })
+	}
+}
+
+func crashDurability(t *testing.T, log string) {
 	dir := t.TempDir()
 	// Small snapshot thresholds make snapshots frequent, so the run also
 	// exercises restarts from a snapshot plus a log tail.
-	flags := []string{"--raft-snapshot-threshold", "200", "--raft-snapshot-interval", "100ms"}
+	flags := []string{"--raft-log", log, "--raft-snapshot-threshold", "200", "--raft-snapshot-interval", "100ms"}
 	p := startBinary(t, dir, flags...)
 	db := p.db(t, "root", "", "")
 	exec1(t, db, "CREATE DATABASE crash")

@@ -61,6 +61,7 @@ func run(args []string, stderr io.Writer) error {
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's runtime profiles over HTTP on this address (for diagnosis)")
 	snapThreshold := fs.Uint64("raft-snapshot-threshold", 8192, "log entries between snapshots")
 	snapInterval := fs.Duration("raft-snapshot-interval", 30*time.Second, "how often to check whether a snapshot is due")
+	raftLog := fs.String("raft-log", "", "log storage of a new data dir: bolt (the default) or wal (one fsync per batch); an existing data dir keeps the log it has")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,6 +81,7 @@ func run(args []string, stderr io.Writer) error {
 	}
 	cfg.FaultInjection = *faults
 	cfg.Replication.SnapshotThreshold = *snapThreshold
+	cfg.Replication.LogStore = *raftLog
 	cfg.Replication.SnapshotInterval = *snapInterval
 	cfg.Extensions = udf.Extensions
 

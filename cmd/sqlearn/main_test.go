@@ -241,6 +241,33 @@ func TestRootPassword(t *testing.T) {
 	exec1(t, p.db(t, "root", "s3cret", ""), "SELECT 1")
 }
 
+// TestRaftLogKindIsKept: a data dir made with --raft-log wal restarts on
+// its WAL without the flag, and refuses to start as a bolt log.
+func TestRaftLogKindIsKept(t *testing.T) {
+	dir := t.TempDir()
+	for start, flags := range [][]string{{"--raft-log", "wal"}, nil} {
+		p := startBinary(t, dir, flags...)
+		db := p.db(t, "root", "", "")
+		if start == 0 {
+			exec1(t, db, "CREATE DATABASE w")
+			exec1(t, db, "CREATE TABLE w.t (id INT PRIMARY KEY)")
+			exec1(t, db, "INSERT INTO w.t VALUES (1), (2)")
+		}
+		if got := scalar[int](t, db, "SELECT COUNT(*) FROM w.t"); got != 2 {
+			t.Fatalf("start %d: %d rows", start, got)
+		}
+		db.Close()
+		p.stop(t)
+	}
+	out, err := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--raft-log", "bolt").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "holds a wal log") {
+		t.Errorf("a WAL data dir started as bolt: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--raft-log", "tape").CombinedOutput(); err == nil || !strings.Contains(string(out), "unknown log store") {
+		t.Errorf("--raft-log tape: %v\n%s", err, out)
+	}
+}
+
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"--nope"}, {"--log-level", "loud"}, {"frobnicate"}} {
 		out, err := exec.Command(binary, args...).CombinedOutput()
