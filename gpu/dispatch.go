@@ -77,7 +77,8 @@ func (d *Dispatcher) WithMode(m Mode) (*Dispatcher, error) {
 	case ModeAuto, ModeCPU:
 	case ModeGPU:
 		if d.gpu == nil {
-			return nil, fmt.Errorf("%w: %s", ErrNoGPU, d.noGPU)
+			// Discover's reasons already begin with ErrNoGPU's text.
+			return nil, fmt.Errorf("%w: %s", ErrNoGPU, strings.TrimPrefix(d.noGPU, ErrNoGPU.Error()+": "))
 		}
 	default:
 		return nil, fmt.Errorf("%w: %v", ErrBadMode, m)

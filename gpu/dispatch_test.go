@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,6 +179,10 @@ func TestDispatchModes(t *testing.T) {
 	none := NewDispatcher(CPU(), testCPUProf, nil, Profile{}, "driver not loaded")
 	if _, err := none.WithMode(ModeGPU); !errors.Is(err, ErrNoGPU) || !strings.Contains(err.Error(), "driver not loaded") {
 		t.Fatalf("gpu mode without a gpu: %v", err)
+	}
+	discovered := NewDispatcher(CPU(), testCPUProf, nil, Profile{}, fmt.Errorf("%w: built without the cuda tag", ErrNoGPU).Error())
+	if _, err := discovered.WithMode(ModeGPU); err == nil || err.Error() != "gpu: no GPU device available: built without the cuda tag" {
+		t.Fatalf("gpu mode without a gpu, reason from Discover: %v", err)
 	}
 	if _, err := none.WithMode(Mode(9)); !errors.Is(err, ErrBadMode) {
 		t.Fatalf("bad mode: %v", err)
