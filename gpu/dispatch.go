@@ -114,6 +114,9 @@ type Choice struct {
 	gpu bool
 }
 
+// OnGPU reports whether the operator goes to the GPU.
+func (c Choice) OnGPU() bool { return c.gpu }
+
 func (c Choice) String() string {
 	if c.GPU == 0 {
 		return fmt.Sprintf("%s on %s: %s (cpu est %v)", c.Op.Kind, c.Device, c.Reason, c.CPU)

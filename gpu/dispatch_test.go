@@ -70,6 +70,9 @@ func TestDispatchChoosesByModel(t *testing.T) {
 		{"gemv lacks capability", Op{Kind: OpGemv, M: 1 << 14, N: 1 << 14}, "cpu"},
 	} {
 		got := d.Choose(c.op)
+		if got.OnGPU() != (got.Device == "fake-gpu") {
+			t.Errorf("%s: OnGPU %v on %s", c.name, got.OnGPU(), got.Device)
+		}
 		if got.Device != c.want {
 			t.Errorf("%s: ran on %s, want %s (%v)", c.name, got.Device, c.want, got)
 		}

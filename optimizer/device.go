@@ -28,10 +28,18 @@ func (o Options) productDispatcher() *gpu.Dispatcher {
 	return d
 }
 
-// deviceClass reduces a device name to the words @@ml_device uses, which
-// is what the EXPLAIN device column shows.
-func deviceClass(name string) string {
-	if name == gpu.CPU().Name() {
+// choiceClass is where a dispatcher sends an operator, in the words
+// @@ml_device uses, which is what the EXPLAIN device column shows.
+func choiceClass(c gpu.Choice) string {
+	if c.OnGPU() {
+		return deviceGPU
+	}
+	return deviceCPU
+}
+
+// deviceClass is choiceClass for a plain device, which runs everything.
+func deviceClass(d gpu.Device) string {
+	if d.Name() == gpu.CPU().Name() {
 		return deviceCPU
 	}
 	return deviceGPU
@@ -54,9 +62,9 @@ func (es *estimator) place(n *pnode) {
 		if op, ok := kernelOp(n); ok {
 			switch d := matrix.Device().(type) {
 			case *gpu.Dispatcher:
-				n.device = deviceClass(d.Choose(op).Device)
+				n.device = choiceClass(d.Choose(op))
 			default:
-				n.device = deviceClass(d.Name())
+				n.device = deviceClass(d)
 			}
 		}
 	}
@@ -139,7 +147,7 @@ func density(f factorShape) float64 {
 func (es *estimator) placeProducts(n *pnode, fs []factorShape) {
 	disp := es.in.opts.productDispatcher()
 	if disp == nil {
-		n.setPlacement(deviceClass(es.in.opts.productDevice().Name()), "")
+		n.setPlacement(deviceClass(es.in.opts.productDevice()), "")
 		return
 	}
 	var (
@@ -193,7 +201,7 @@ func (es *estimator) placeProducts(n *pnode, fs []factorShape) {
 		if c.CPU > top.CPU {
 			top = c
 		}
-		if deviceClass(c.Device) == deviceGPU {
+		if c.OnGPU() {
 			onGPU++
 		}
 	}
@@ -201,7 +209,7 @@ func (es *estimator) placeProducts(n *pnode, fs []factorShape) {
 	if total := len(choices) + sparse; total > 1 {
 		why = fmt.Sprintf("%d products, %d on gpu; costliest %s", total, onGPU, why)
 	}
-	n.setPlacement(deviceClass(top.Device), why)
+	n.setPlacement(choiceClass(top), why)
 }
 
 // choiceText says where a kernel runs and why, with both predictions when

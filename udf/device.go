@@ -89,14 +89,6 @@ func sessionDevices(ctx *sql.Context) (*gpu.Dispatcher, error) {
 	return view, nil
 }
 
-// deviceClass reduces a device name to @@ml_device's words.
-func deviceClass(name string) string {
-	if name == gpu.CPU().Name() {
-		return "cpu"
-	}
-	return "gpu"
-}
-
 // jobDevice is sys.ML_JOBS' device: 'cpu' or 'gpu' when the mode fixes it,
 // and under 'auto' what the dispatcher picks for the fit's costliest
 // product, XᵀX of a rows×width design ("auto" alone until the data is
@@ -106,8 +98,10 @@ func jobDevice(o ml.Options, rows, width int) string {
 	switch {
 	case !ml.UsesMatrixKernels(o):
 		return "cpu"
+	case view == nil && matrix.Device().Name() == gpu.CPU().Name():
+		return "cpu"
 	case view == nil:
-		return deviceClass(matrix.Device().Name())
+		return "gpu" // a plain GPU device runs everything
 	case view.Mode() == gpu.ModeCPU:
 		return "cpu"
 	case view.Mode() == gpu.ModeGPU:
@@ -115,6 +109,8 @@ func jobDevice(o ml.Options, rows, width int) string {
 	case rows == 0:
 		return "auto"
 	}
-	c := view.Choose(gpu.Op{Kind: gpu.OpGemm, M: width, N: width, K: rows})
-	return "auto: " + deviceClass(c.Device)
+	if view.Choose(gpu.Op{Kind: gpu.OpGemm, M: width, N: width, K: rows}).OnGPU() {
+		return "auto: gpu"
+	}
+	return "auto: cpu"
 }
