@@ -77,7 +77,8 @@ func (d *Dispatcher) WithMode(m Mode) (*Dispatcher, error) {
 	case ModeAuto, ModeCPU:
 	case ModeGPU:
 		if d.gpu == nil {
-			return nil, fmt.Errorf("%w: %s", ErrNoGPU, d.noGPU)
+			// Discover's reasons already begin with ErrNoGPU's text.
+			return nil, fmt.Errorf("%w: %s", ErrNoGPU, strings.TrimPrefix(d.noGPU, ErrNoGPU.Error()+": "))
 		}
 	default:
 		return nil, fmt.Errorf("%w: %v", ErrBadMode, m)
@@ -112,6 +113,9 @@ type Choice struct {
 
 	gpu bool
 }
+
+// OnGPU reports whether the operator goes to the GPU.
+func (c Choice) OnGPU() bool { return c.gpu }
 
 func (c Choice) String() string {
 	if c.GPU == 0 {

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,9 @@ func TestDispatchChoosesByModel(t *testing.T) {
 		{"gemv lacks capability", Op{Kind: OpGemv, M: 1 << 14, N: 1 << 14}, "cpu"},
 	} {
 		got := d.Choose(c.op)
+		if got.OnGPU() != (got.Device == "fake-gpu") {
+			t.Errorf("%s: OnGPU %v on %s", c.name, got.OnGPU(), got.Device)
+		}
 		if got.Device != c.want {
 			t.Errorf("%s: ran on %s, want %s (%v)", c.name, got.Device, c.want, got)
 		}
@@ -178,6 +182,10 @@ func TestDispatchModes(t *testing.T) {
 	none := NewDispatcher(CPU(), testCPUProf, nil, Profile{}, "driver not loaded")
 	if _, err := none.WithMode(ModeGPU); !errors.Is(err, ErrNoGPU) || !strings.Contains(err.Error(), "driver not loaded") {
 		t.Fatalf("gpu mode without a gpu: %v", err)
+	}
+	discovered := NewDispatcher(CPU(), testCPUProf, nil, Profile{}, fmt.Errorf("%w: built without the cuda tag", ErrNoGPU).Error())
+	if _, err := discovered.WithMode(ModeGPU); err == nil || err.Error() != "gpu: no GPU device available: built without the cuda tag" {
+		t.Fatalf("gpu mode without a gpu, reason from Discover: %v", err)
 	}
 	if _, err := none.WithMode(Mode(9)); !errors.Is(err, ErrBadMode) {
 		t.Fatalf("bad mode: %v", err)

@@ -19,7 +19,12 @@ func mismatch(op string, a, b *Matrix) error {
 
 // Mul returns the matrix product a·b: sparse when both operands are sparse,
 // dense otherwise.
-func Mul(a, b *Matrix) (*Matrix, error) {
+func Mul(a, b *Matrix) (*Matrix, error) { return MulOn(Device(), a, b) }
+
+// MulOn is Mul with its kernel run on dev rather than the current device,
+// for callers that choose a device per session. A sparse·sparse product
+// has no device kernel and runs here whatever dev is.
+func MulOn(dev gpu.Device, a, b *Matrix) (*Matrix, error) {
 	if a.cols != b.rows {
 		return nil, mismatch("MUL", a, b)
 	}
@@ -30,7 +35,6 @@ func Mul(a, b *Matrix) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	dev := Device()
 	switch {
 	case a.IsSparse():
 		dev.SpMM(a.csr(), b.data, b.cols, c.data)
@@ -47,6 +51,11 @@ func Mul(a, b *Matrix) (*Matrix, error) {
 // flags, so no transposed copy is made: for a tall, thin X, t(X)·X costs
 // the product alone. A sparse operand is transposed first.
 func MulT(a *Matrix, ta bool, b *Matrix, tb bool) (*Matrix, error) {
+	return MulTOn(Device(), a, ta, b, tb)
+}
+
+// MulTOn is MulT with its kernel run on dev rather than the current device.
+func MulTOn(dev gpu.Device, a *Matrix, ta bool, b *Matrix, tb bool) (*Matrix, error) {
 	if a.IsSparse() || b.IsSparse() || !(ta || tb) {
 		if ta {
 			a = T(a)
@@ -54,7 +63,7 @@ func MulT(a *Matrix, ta bool, b *Matrix, tb bool) (*Matrix, error) {
 		if tb {
 			b = T(b)
 		}
-		return Mul(a, b)
+		return MulOn(dev, a, b)
 	}
 	m, k := a.rows, a.cols
 	if ta {
@@ -71,7 +80,7 @@ func MulT(a *Matrix, ta bool, b *Matrix, tb bool) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	Device().Gemm(ta, tb, m, n, k, 1, a.data, a.cols, b.data, b.cols, 0, c.data, c.cols)
+	dev.Gemm(ta, tb, m, n, k, 1, a.data, a.cols, b.data, b.cols, 0, c.data, c.cols)
 	return c, nil
 }
 

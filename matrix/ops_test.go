@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/sqlearn/sqlearn/gpu"
 )
 
 // layouts runs a check on the dense and the sparse form of each operand,
@@ -194,6 +196,70 @@ func TestMulT(t *testing.T) {
 	}
 }
 
+// kernelCounter counts the products a device ran.
+type kernelCounter struct {
+	gpu.Device
+	products int
+}
+
+func (k *kernelCounter) Gemm(transA, transB bool, m, n, kk int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	k.products++
+	k.Device.Gemm(transA, transB, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func (k *kernelCounter) SpMM(a gpu.CSR, b []float64, n int, c []float64) {
+	k.products++
+	k.Device.SpMM(a, b, n, c)
+}
+
+func (k *kernelCounter) MMSp(m int, a []float64, b gpu.CSR, c []float64) {
+	k.products++
+	k.Device.MMSp(m, a, b, c)
+}
+
+// TestMulOnRunsOnGivenDevice: MulOn and MulTOn send every kernel product
+// to the device they are given and leave the current device alone, with
+// the results of Mul and MulT.
+func TestMulOnRunsOnGivenDevice(t *testing.T) {
+	global := &kernelCounter{Device: Device()}
+	defer SetDevice(SetDevice(global))
+	mine := &kernelCounter{Device: gpu.CPU()}
+	a := mustRand(t, 30, 6, 5, 1)
+	sp := mustRand(t, 30, 6, 6, 0.2)
+	for _, c := range []struct {
+		name   string
+		x, y   *Matrix
+		tx, ty bool
+		kernel bool
+	}{
+		{"dense gram", a, a, true, false, true},
+		{"dense nt", a, a, false, true, true},
+		{"sparse by dense", T(sp), a, false, false, true},
+		{"dense by sparse, transposed", a, sp, true, false, true},
+		{"sparse by sparse", sp, sp, true, false, false},
+	} {
+		want, err := MulT(c.x, c.tx, c.y, c.ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, globalBefore := mine.products, global.products
+		got, err := MulTOn(mine, c.x, c.tx, c.y, c.ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diffMatrices(got, want, 0); d != "" {
+			t.Errorf("%s: %s", c.name, d)
+		}
+		ran := mine.products - before
+		if c.kernel && ran != 1 || !c.kernel && ran != 0 {
+			t.Errorf("%s: %d products on the given device", c.name, ran)
+		}
+		if global.products != globalBefore {
+			t.Errorf("%s: the current device ran a product", c.name)
+		}
+	}
+}
+
 func TestAbs(t *testing.T) {
 	m := [][]float64{{-1, 0, 2.5}, {0, -3, 0}}
 	want := mustRows(t, [][]float64{{1, 0, 2.5}, {0, 3, 0}})
@@ -218,6 +284,27 @@ func TestAddScalar(t *testing.T) {
 		}
 		if d := diffMatrices(got, want, 0); d != "" {
 			t.Errorf("%s: %s", name, d)
+		}
+	}
+}
+
+func TestNewCSR(t *testing.T) {
+	m, err := NewCSR(2, 3, []int{0, 2, 3}, []int32{0, 2, 1}, []float64{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffMatrices(m, mustRows(t, [][]float64{{1, 0, 2}, {0, 3, 0}}), 0); d != "" {
+		t.Error(d)
+	}
+	for name, bad := range map[string]func() (*Matrix, error){
+		"short indptr":  func() (*Matrix, error) { return NewCSR(2, 3, []int{0, 2}, []int32{0, 2}, []float64{1, 2}) },
+		"unsorted row":  func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 2}, []int32{2, 0}, []float64{1, 2}) },
+		"column range":  func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 1}, []int32{3}, []float64{1}) },
+		"stored zero":   func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 1}, []int32{1}, []float64{0}) },
+		"offsets order": func() (*Matrix, error) { return NewCSR(2, 3, []int{0, 2, 1}, []int32{0, 1}, []float64{1, 2}) },
+	} {
+		if _, err := bad(); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%s: got %v, want ErrInvalidArgument", name, err)
 		}
 	}
 }
@@ -359,27 +446,6 @@ func TestGetSlice(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestNewCSR(t *testing.T) {
-	m, err := NewCSR(2, 3, []int{0, 2, 3}, []int32{0, 2, 1}, []float64{1, 2, 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := diffMatrices(m, mustRows(t, [][]float64{{1, 0, 2}, {0, 3, 0}}), 0); d != "" {
-		t.Error(d)
-	}
-	for name, bad := range map[string]func() (*Matrix, error){
-		"short indptr":  func() (*Matrix, error) { return NewCSR(2, 3, []int{0, 2}, []int32{0, 2}, []float64{1, 2}) },
-		"unsorted row":  func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 2}, []int32{2, 0}, []float64{1, 2}) },
-		"column range":  func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 1}, []int32{3}, []float64{1}) },
-		"stored zero":   func() (*Matrix, error) { return NewCSR(1, 3, []int{0, 1}, []int32{1}, []float64{0}) },
-		"offsets order": func() (*Matrix, error) { return NewCSR(2, 3, []int{0, 2, 1}, []int32{0, 1}, []float64{1, 2}) },
-	} {
-		if _, err := bad(); !errors.Is(err, ErrInvalidArgument) {
-			t.Errorf("%s: got %v, want ErrInvalidArgument", name, err)
-		}
 	}
 }
 

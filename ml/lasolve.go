@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sqlearn/sqlearn/gpu"
 	"github.com/sqlearn/sqlearn/matrix"
 	"github.com/sqlearn/sqlearn/optimizer"
 )
@@ -60,11 +61,19 @@ w
 `
 }
 
+// UsesMatrixKernels reports whether training with o multiplies matrices on
+// the matrix package's devices, as the LA solvers do; every other fit runs
+// in this package's own loops on the CPU.
+func UsesMatrixKernels(o Options) bool {
+	_, ok := laSolvers[o.Solver]
+	return ok && o.Algorithm == LinearRegression
+}
+
 // solveLA fits centred least squares with an LA-program solver. x is
 // row-major n×p, already centred by xmean, y centred. Columns are scaled
 // to unit variance for the solve (the iterations need a sane condition
 // number) and the coefficients scaled back.
-func solveLA(ctx context.Context, solver string, x, y []float64, n, p, iters int, tol float64) ([]float64, error) {
+func solveLA(ctx context.Context, solver string, x, y []float64, n, p, iters int, tol float64, devices *gpu.Dispatcher) ([]float64, error) {
 	script, ok := laSolvers[solver]
 	if !ok {
 		return nil, fmt.Errorf("%w: solver '%s' (normal, gd, dfp or bfgs)", ErrBadOption, solver)
@@ -101,7 +110,9 @@ func solveLA(ctx context.Context, solver string, x, y []float64, n, p, iters int
 		yy += v * v
 	}
 	tolm, _ := matrix.NewDense(1, 1, []float64{tol * tol * max(yy, 1) * float64(n)})
-	res, err := optimizer.Run(ctx, script, optimizer.Inputs{"X": X, "y": Y, "iters": itm, "tol": tolm}, optimizer.DefaultOptions())
+	opts := optimizer.DefaultOptions()
+	opts.Devices = devices
+	res, err := optimizer.Run(ctx, script, optimizer.Inputs{"X": X, "y": Y, "iters": itm, "tol": tolm}, opts)
 	if err != nil {
 		return nil, err
 	}

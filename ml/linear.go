@@ -73,7 +73,7 @@ func trainLinear(ctx context.Context, m *Model, d *Dataset, o Options) error {
 			}
 			yc[i] = y[i] - ymean
 		}
-		if coef, err = solveLA(ctx, o.Solver, xc, yc, n, p, o.MaxIter, o.Tol); err != nil {
+		if coef, err = solveLA(ctx, o.Solver, xc, yc, n, p, o.MaxIter, o.Tol, o.Devices); err != nil {
 			return err
 		}
 	} else {

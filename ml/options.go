@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/sqlearn/sqlearn/gpu"
 )
 
 // Task is what a model predicts.
@@ -141,6 +143,9 @@ type Options struct {
 	// exact line searches; MaxIter bounds their iterations (200 for gd,
 	// 50 for the others).
 	Solver string
+	// Devices runs the LA solvers' products (see UsesMatrixKernels); nil
+	// means the process's matrix.Device().
+	Devices *gpu.Dispatcher
 
 	// K is the number of clusters (8) and NInit the k-means restarts (10).
 	K     int

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sqlearn/sqlearn/gpu"
 	"github.com/sqlearn/sqlearn/matrix"
 	"github.com/sqlearn/sqlearn/optimizer/hybrid"
 	"github.com/sqlearn/sqlearn/optimizer/lang"
@@ -69,6 +70,10 @@ type Options struct {
 	IterationMode     hybrid.Mode
 	IterationBudget   float64
 	IterationResidual float64
+	// Devices runs the script's products and tells EXPLAIN where each
+	// would run and why; the SQL side passes the server's dispatcher as
+	// the session's @@ml_device sees it. Nil means matrix.Device().
+	Devices *gpu.Dispatcher
 }
 
 // DefaultOptions turns every optimisation on.

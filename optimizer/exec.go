@@ -154,7 +154,7 @@ func (in *interp) mul(a, b operand) (*matrix.Matrix, error) {
 	if a.m.IsSparse() || b.m.IsSparse() {
 		a, b = in.materialise(a), in.materialise(b)
 	}
-	return matrix.MulT(a.m, a.t, b.m, b.t)
+	return matrix.MulTOn(in.opts.productDevice(), a.m, a.t, b.m, b.t)
 }
 
 func (in *interp) materialise(o operand) operand {

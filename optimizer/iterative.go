@@ -196,8 +196,9 @@ func factorName(a *pnode) string {
 
 // staticRoutes lists the products of a loop plan that have the routed
 // shape by construction: a left factor the loop does not change, estimated
-// sparse, and a right factor it assigns. Whether one is routed is decided
-// on the values: the left factor must be stored sparse.
+// sparse, and a right factor it assigns, and places them on the CPU, where
+// the hybrid runtime runs. Whether one is routed is decided on the values:
+// the left factor must be stored sparse.
 func staticRoutes(segs [][]*planStmt, assigned map[string]bool) []string {
 	var out []string
 	seen := map[*pnode]bool{}
@@ -216,6 +217,9 @@ func staticRoutes(segs [][]*planStmt, assigned map[string]bool) []string {
 		l, r := n.args[0], n.args[1]
 		invariant := l.op == opSession || l.op == opHoisted || l.op == opConst || (l.op == opVar && !assigned[l.name])
 		if invariant && l.density < 0.5 && r.op == opVar && assigned[r.name] {
+			// The hybrid runtime's kernels run on the CPU, whatever
+			// @@ml_device would pick for a plain product.
+			n.setPlacement(deviceCPU, "hybrid runtime, full or incremental per iteration")
 			left := factorName(l)
 			out = append(out, fmt.Sprintf("%s %%*%% %s [%dx%d]: %s is loop-constant and the loop assigns %s; evaluated by the hybrid runtime (full or incremental per iteration) when %s is stored sparse",
 				left, r.name, n.rows, n.cols, left, r.name, left))

@@ -244,7 +244,7 @@ func (es *estimator) visit(n *pnode, w float64) {
 		return
 	}
 	es.seen[n] = true
-	n.weight, n.device = w, deviceCPU
+	n.weight = w
 	aw := w
 	if n.op == opHoisted {
 		aw = w / es.iters
@@ -306,6 +306,7 @@ func (es *estimator) visit(n *pnode, w float64) {
 	case opCall:
 		es.call(n)
 	}
+	es.place(n)
 	es.total += w * n.est
 }
 

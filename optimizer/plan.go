@@ -57,16 +57,19 @@ type pnode struct {
 	density    float64
 	est        float64 // estimated seconds per evaluation
 	weight     float64 // evaluations per loop iteration (1/N when hoisted)
-	device     string
+	device     string  // deviceCPU or deviceGPU
+	placedBy   string  // the reason setPlacement appended to label
 
 	// Filled by execution when timing (ANALYZE).
 	calls   int
 	elapsed time.Duration
 }
 
-// Device names where an operator runs; every operator runs on the CPU
-// until a device cost model picks another.
-const deviceCPU = "cpu"
+// Device classes as EXPLAIN shows them, in @@ml_device's words.
+const (
+	deviceCPU = "cpu"
+	deviceGPU = "gpu"
+)
 
 // pure reports whether two nodes with equal structure may share a value:
 // effects and inputs from outside are never merged or moved.

@@ -45,7 +45,7 @@ var sqlStates = map[int]string{
 	1091: "42000", 1109: "42S02", 1110: "42000", 1113: "42000", 1136: "21S01", 1142: "42000",
 	1146: "42S02", 1149: "42000", 1227: "42000", 1235: "42000", 1241: "21000", 1242: "21000",
 	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001",
-	1213: "40001", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
+	1213: "40001", 1231: "42000", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
 }
 
 // engineMessages maps engine errors that reach the handler as
@@ -65,6 +65,7 @@ var engineMessages = []struct {
 	{"is too large for column", mysql.ERDataTooLong},
 	{"number of values does not match number of columns", mysql.ERWrongValueCountOnRow},
 	{"table with name", 1050},
+	{"can't be set to the value of", mysql.ERWrongValueForVar},
 }
 
 // sqlError is the single point where any error bound for a client becomes a

@@ -45,6 +45,7 @@ func TestErrorCodes(t *testing.T) {
 		{sql.ErrTableNotFound.New("t"), mysql.ERNoSuchTable, "42S02"},
 		{sql.ErrDatabaseNotFound.New("d"), mysql.ERBadDb, "42000"},
 		{errors.New("syntax error at position 3 near 'x'"), mysql.ERParseError, "42000"},
+		{sql.ErrInvalidSystemVariableValue.New("la_iteration_mode", "fast"), mysql.ERWrongValueForVar, "42000"},
 		{io.ErrUnexpectedEOF, mysql.ERUnknownError, "HY000"},
 	}
 	for _, c := range cases {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/sqlearn/sqlearn/gpu"
 	"github.com/sqlearn/sqlearn/matrix"
 )
 
@@ -52,6 +53,10 @@ func sqlError(fn string, err error) error {
 		return mysql.NewSQLError(codeFileAccess, "HY000", "%s", msg)
 	case errors.Is(err, matrix.ErrTooLarge):
 		return mysql.NewSQLError(codeTooBig, "HY000", "%s", msg)
+	case errors.Is(err, gpu.ErrNoGPU):
+		// @@ml_device asks for a GPU the server lacks: the SET would
+		// have been refused with this code.
+		return mysql.NewSQLError(mysql.ERWrongValueForVar, "42000", "%s", msg)
 	case sql.ErrTableAlreadyExists.Is(err):
 		return mysql.NewSQLError(mysql.ERTableExists, "42S01", "%s", msg)
 	}
@@ -66,7 +71,7 @@ func sqlError(fn string, err error) error {
 	return mysql.NewSQLError(codeWrongArguments, "HY000", "%s", msg)
 }
 
-var packagePrefix = regexp.MustCompile(`(^|: )(matrix|udf|storage|optimizer|lang): `)
+var packagePrefix = regexp.MustCompile(`(^|: )(matrix|udf|storage|optimizer|lang|gpu): `)
 
 // argCountError reports a call with the wrong number of arguments the way
 // MySQL does for its native functions.

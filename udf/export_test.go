@@ -1,5 +1,15 @@
 package udf
 
+import (
+	"github.com/sqlearn/sqlearn/gpu"
+	"github.com/sqlearn/sqlearn/ml"
+)
+
 // FastScans reports how many MAT_FROM_QUERY/MAT_FROM_TRIPLES reads took the
 // columnar path.
 func FastScans() int64 { return fastScans.Load() }
+
+// JobDevice is sys.ML_JOBS' device for a fit run on view.
+func JobDevice(view *gpu.Dispatcher, algorithm, solver string, rows, width int) string {
+	return jobDevice(ml.Options{Algorithm: ml.Algorithm(algorithm), Solver: solver, Devices: view}, rows, width)
+}

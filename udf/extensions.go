@@ -15,6 +15,7 @@ import (
 func Extensions(srv *sqlext.Server) sqlext.Extensions {
 	addSystemVariables()
 	addLAVariables()
+	addDeviceVariables()
 	l := &lib{srv: srv}
 	var specs []*spec
 	specs = append(specs, matrixSpecs()...)

@@ -248,7 +248,10 @@ func runPageRank(ctx *sql.Context, g *hybrid.Graph, opt hybrid.PageRankOptions, 
 	}
 	env := optimizer.Inputs{"M": m, "D": dm, "damping": scalarMatrix(opt.Damping), "tol": scalarMatrix(opt.Tolerance),
 		"max_iterations": scalarMatrix(float64(opt.MaxIterations))}
-	opts := laOptions(ctx)
+	opts, err := laOptions(ctx)
+	if err != nil {
+		return hybrid.PageRankResult{}, err
+	}
 	// The residual bound the hybrid package's own PageRank measured best:
 	// a tenth of networkx's stopping threshold, absolute.
 	opts.IterationMode, opts.IterationBudget, opts.IterationResidual = mode, 0, 0.1*float64(n)*opt.Tolerance

@@ -79,13 +79,18 @@ func eliminationOn(ctx *sql.Context) bool {
 }
 
 // laOptions are the optimiser options a statement runs with.
-func laOptions(ctx *sql.Context) optimizer.Options {
+func laOptions(ctx *sql.Context) (optimizer.Options, error) {
 	opts := optimizer.DefaultOptions()
 	opts.RedundancyElimination = eliminationOn(ctx)
 	if m, err := (options{}).mode(ctx); err == nil {
 		opts.IterationMode = m
 	}
-	return opts
+	devices, err := sessionDevices(ctx)
+	if err != nil {
+		return opts, err
+	}
+	opts.Devices = devices
+	return opts, nil
 }
 
 func (l *lib) laProcedures() []sql.ExternalStoredProcedureDetails {
@@ -107,8 +112,12 @@ func (l *lib) laProcedures() []sql.ExternalStoredProcedureDetails {
 // laRun is CALL LA_RUN('script').
 func (l *lib) laRun(ctx *sql.Context, script string) (sql.RowIter, error) {
 	it, err := guard(ctx, "LA_RUN", func() (sql.RowIter, error) {
+		opts, err := laOptions(ctx)
+		if err != nil {
+			return nil, err
+		}
 		env := &sessionEnv{l: l, ctx: ctx}
-		res, err := optimizer.Run(ctx, script, env, laOptions(ctx))
+		res, err := optimizer.Run(ctx, script, env, opts)
 		if err != nil {
 			return nil, laError("LA_RUN", err)
 		}
@@ -139,8 +148,12 @@ func (l *lib) laExplain(ctx *sql.Context, fn, script, mode string) (sql.RowIter,
 		default:
 			return nil, fmt.Errorf("%w: mode must be 'ANALYZE' or '', got '%s'", ErrArgument, mode)
 		}
+		opts, err := laOptions(ctx)
+		if err != nil {
+			return nil, err
+		}
 		env := &sessionEnv{l: l, ctx: ctx}
-		ex, err := optimizer.Explain(ctx, script, env, laOptions(ctx), analyze)
+		ex, err := optimizer.Explain(ctx, script, env, opts, analyze)
 		if err != nil {
 			return nil, laError(fn, err)
 		}

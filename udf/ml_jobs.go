@@ -45,6 +45,7 @@ type job struct {
 	connID                         uint32
 	user, handle, table, algorithm string
 	start                          time.Time
+	device                         string
 
 	state, phase   string
 	iteration, max int
@@ -68,12 +69,12 @@ func newJobRegistry() *jobRegistry {
 }
 
 // begin records a new running job.
-func (r *jobRegistry) begin(ctx *sql.Context, user, handle, table, algorithm string) *job {
+func (r *jobRegistry) begin(ctx *sql.Context, user, handle, table, algorithm, device string) *job {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.mu.next++
 	j := &job{id: r.mu.next, connID: ctx.Session.ID(), user: user, handle: handle, table: table,
-		algorithm: algorithm, start: r.now(), state: jobRunning, phase: "reading", loss: math.NaN()}
+		algorithm: algorithm, start: r.now(), device: device, state: jobRunning, phase: "reading", loss: math.NaN()}
 	r.mu.jobs = append(r.mu.jobs, j)
 	if len(r.mu.jobs) > maxJobs {
 		// Drop the oldest finished job; running ones always stay visible.
@@ -85,6 +86,13 @@ func (r *jobRegistry) begin(ctx *sql.Context, user, handle, table, algorithm str
 		}
 	}
 	return j
+}
+
+// setDevice records where the job's kernels run once its shape is known.
+func (r *jobRegistry) setDevice(j *job, device string) {
+	r.mu.Lock()
+	j.device = device
+	r.mu.Unlock()
 }
 
 func (r *jobRegistry) setPhase(j *job, phase string, rows int64) {
@@ -201,7 +209,7 @@ func (r *jobRegistry) systemTables() []sqlext.SystemTable {
 					errText = j.err
 				}
 				rows = append(rows, sql.Row{j.id, j.connID, j.user, j.handle, j.table, j.algorithm, j.state, phase,
-					progress, int64(j.iteration), maxIter, nullable(j.loss), j.rows, elapsed, left, "cpu",
+					progress, int64(j.iteration), maxIter, nullable(j.loss), j.rows, elapsed, left, j.device,
 					j.start.UTC(), errText})
 			}
 			return rows, nil

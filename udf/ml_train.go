@@ -323,12 +323,15 @@ func (m *mlLib) train(ctx *sql.Context, table, target, options string, handle *s
 		if handle != nil {
 			chosen = strings.TrimSpace(*handle)
 		}
+		if opts.ml.Devices, err = sessionDevices(ctx); err != nil {
+			return nil, err
+		}
 		h, err := m.reserveHandle(ctx, user, chosen, t)
 		if err != nil {
 			return nil, err
 		}
 		defer m.release(user, h)
-		j := m.jobs.begin(ctx, user, h, t.qualified(), string(opts.ml.Algorithm))
+		j := m.jobs.begin(ctx, user, h, t.qualified(), string(opts.ml.Algorithm), jobDevice(opts.ml, 0, 0))
 		row, err := m.runTraining(ctx, j, user, h, t, target, opts)
 		m.jobs.finish(j, err)
 		if err != nil {
@@ -358,6 +361,7 @@ func (m *mlLib) runTraining(ctx *sql.Context, j *job, user, handle string, t *ml
 		train, valid = d.Split(opts.validation, opts.ml.Seed)
 	}
 	m.jobs.setPhase(j, "training", int64(train.Rows()))
+	m.jobs.setDevice(j, jobDevice(opts.ml, train.Rows(), len(features)))
 	mo := opts.ml
 	mo.Progress = m.jobs.progress(j)
 	model, err := ml.Train(ctx, train, mo)

@@ -19,11 +19,13 @@ import (
 	_ "net/http/pprof"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/sqlearn/sqlearn/gpu"
+	"github.com/sqlearn/sqlearn/matrix"
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/udf"
@@ -102,11 +104,10 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	installDevices(log, filepath.Join(cfg.DataDir, deviceProfiles), gpu.NewAuto)
 	log.Info("sqlearn ready", "addr", srv.Addr().String(), "data_dir", cfg.DataDir, "version", sqlext.Version,
 		"node_id", cfg.Replication.NodeID, "raft_addr", cfg.Replication.RaftAddr,
 		"applied_index", srv.Node().AppliedIndex(), "startup", time.Since(start).Round(time.Millisecond))
-	devices := gpu.Discover()
-	log.Info("devices", "blas", gpu.BLASName(), "gpu", devices.GPU != nil, "gpu_detail", devices.Reason)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve() }()
 	select {
@@ -118,4 +119,33 @@ func run(args []string, stderr io.Writer) error {
 		err = cerr
 	}
 	return err
+}
+
+// deviceProfiles caches the measured device speeds in the data dir, so
+// only the first start on a machine pays for calibration.
+const deviceProfiles = "device-profiles.json"
+
+// installDevices makes a dispatcher over the devices found the matrix
+// package's device, so every kernel runs where the cost model says and
+// each session's @@ml_device chooses from it. build is gpu.NewAuto but for
+// tests. If it fails the kernels stay on the CPU device: choosing devices
+// is an optimisation, never a reason not to serve.
+func installDevices(log *slog.Logger, profiles string, build func(string, gpu.CalibrateOptions) (*gpu.Dispatcher, gpu.Discovery, error)) *gpu.Dispatcher {
+	start := time.Now()
+	d, disc, err := build(profiles, gpu.DefaultCalibrateOptions())
+	found := []any{"blas", gpu.BLASName(), "gpu", disc.GPU != nil, "gpu_detail", disc.Reason}
+	if d == nil {
+		log.Warn("device calibration failed; matrix kernels run on the cpu", append(found, "err", err)...)
+		return nil
+	}
+	if err != nil {
+		log.Warn("device profiles not cached; the next start calibrates again", "profiles", profiles, "err", err)
+	}
+	if g, why := d.GPU(); g == nil && disc.GPU != nil {
+		log.Warn("gpu left out of dispatch", "reason", why)
+	}
+	matrix.SetDevice(d)
+	log.Info("devices", append(found, "dispatcher", d.Name(), "profiles", profiles,
+		"setup", time.Since(start).Round(time.Millisecond))...)
+	return d
 }
