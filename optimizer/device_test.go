@@ -3,38 +3,12 @@ package optimizer
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/sqlearn/sqlearn/gpu"
+	"github.com/sqlearn/sqlearn/gpu/gputest"
 	"github.com/sqlearn/sqlearn/matrix"
 )
-
-// fakeGPU runs on the host under another name and counts its products, so
-// a test can see which products a dispatcher sent to "the GPU".
-type fakeGPU struct {
-	gpu.Device
-	gemms atomic.Int64
-}
-
-func (f *fakeGPU) Name() string { return "fake-gpu" }
-
-func (f *fakeGPU) Gemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	f.gemms.Add(1)
-	f.Device.Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-// fakeDispatcher prices a two-core host against a large GPU behind a PCIe
-// link: a 300x300 GEMM is cheaper on the GPU, a 4x4 one or a
-// matrix-vector product is not.
-func fakeDispatcher(t *testing.T) (*gpu.Dispatcher, *fakeGPU) {
-	t.Helper()
-	cpuProf := gpu.Profile{Key: "cpu", Overhead: 1e-7, GemmRate: 2e10, SgemmRate: 4e10, SparseRate: 1e9, StreamRate: 1e10}
-	gpuProf := gpu.Profile{Key: "gpu", Overhead: 1e-5, GemmRate: 5e13, SgemmRate: 5e14, SparseRate: 1e11, StreamRate: 3e12,
-		CopyRate: 1e10, CopyDelay: 1e-5}
-	f := &fakeGPU{Device: gpu.CPU()}
-	return gpu.NewDispatcher(gpu.CPU(), cpuProf, f, gpuProf, ""), f
-}
 
 func withMode(t *testing.T, d *gpu.Dispatcher, m gpu.Mode) *gpu.Dispatcher {
 	t.Helper()
@@ -84,7 +58,7 @@ func productRows(t *testing.T, x *Explanation) map[string]ExplainRow {
 }
 
 func TestExplainPlacesProductsByDispatcher(t *testing.T) {
-	disp, _ := fakeDispatcher(t)
+	disp, _ := gputest.Dispatcher()
 	for _, c := range []struct {
 		mode gpu.Mode
 		want map[string]string // shape: device and a word of the reason
@@ -140,7 +114,7 @@ func TestExplainWithoutGPUSaysWhy(t *testing.T) {
 // TestRunOnDispatcher: products run where the session's view sends them,
 // and the answer is the same bits in every mode.
 func TestRunOnDispatcher(t *testing.T) {
-	disp, fake := fakeDispatcher(t)
+	disp, fake := gputest.Dispatcher()
 	var want *matrix.Matrix
 	for _, c := range []struct {
 		mode      gpu.Mode
@@ -154,12 +128,12 @@ func TestRunOnDispatcher(t *testing.T) {
 	} {
 		opts := testOptions(true)
 		opts.Devices = withMode(t, disp, c.mode)
-		before := fake.gemms.Load()
+		before := fake.Gemms.Load()
 		res, err := Run(context.Background(), deviceScript, deviceEnv(t), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := fake.gemms.Load() - before; n < c.minOnGPU || n > c.maxOnGPU {
+		if n := fake.Gemms.Load() - before; n < c.minOnGPU || n > c.maxOnGPU {
 			t.Errorf("%s: %d products on the gpu, want %d to %d", c.modeLabel, n, c.minOnGPU, c.maxOnGPU)
 		}
 		if want == nil {
@@ -193,7 +167,7 @@ func TestSetPlacementReplacesItsReason(t *testing.T) {
 // TestExplainNamesSparseKernels: a product with a sparse input is priced
 // as the sparse kernel that will run it, and sparse·sparse as no kernel.
 func TestExplainNamesSparseKernels(t *testing.T) {
-	disp, _ := fakeDispatcher(t)
+	disp, _ := gputest.Dispatcher()
 	env := newTestEnv()
 	for name, d := range map[string]float64{"P": 0.01, "B": 1} {
 		m, err := matrix.Rand(500, 500, int64(len(name)), d)

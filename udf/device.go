@@ -2,10 +2,8 @@ package udf
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/gpu"
@@ -16,23 +14,6 @@ import (
 // DeviceVar selects where a session's LA products and ML training kernels
 // run: 'auto' (the dispatcher's cost model), 'cpu' or 'gpu'.
 const DeviceVar = "ml_device"
-
-var deviceVarsOnce sync.Once
-
-// addDeviceVariables registers @@ml_device, once per process like every
-// system variable.
-func addDeviceVariables() {
-	deviceVarsOnce.Do(func() {
-		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
-			Name:          DeviceVar,
-			Scope:         sql.GetMysqlScope(sql.SystemVariableScope_Both),
-			Dynamic:       true,
-			Type:          types.NewSystemEnumType(DeviceVar, "auto", "cpu", "gpu"),
-			Default:       "auto",
-			NotifyChanged: checkDevice,
-		}})
-	})
-}
 
 // checkDevice runs before the engine stores a SET's value, for the session
 // and the global scope alike, so 'gpu' on a server without one fails the

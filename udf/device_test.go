@@ -2,18 +2,17 @@ package udf_test
 
 import (
 	"bytes"
-	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/sqlearn/sqlearn/gpu"
+	"github.com/sqlearn/sqlearn/gpu/gputest"
 	"github.com/sqlearn/sqlearn/matrix"
 	"github.com/sqlearn/sqlearn/udf"
 )
@@ -36,30 +35,6 @@ func hostDispatcher(t *testing.T) (*gpu.Dispatcher, gpu.Discovery) {
 		t.Fatal(err)
 	}
 	return d, disc
-}
-
-// fakeGPU is the CPU under another name, counting its products, so a
-// CPU-only machine can test what a GPU server would do.
-type fakeGPU struct {
-	gpu.Device
-	gemms atomic.Int64
-}
-
-func (f *fakeGPU) Name() string { return "fake-gpu" }
-
-func (f *fakeGPU) Gemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	f.gemms.Add(1)
-	f.Device.Gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-}
-
-// fakeDispatcher prices a two-core host against a large GPU behind a PCIe
-// link: a 300x300 GEMM is cheaper on the GPU, a 4x4 one is not.
-func fakeDispatcher() (*gpu.Dispatcher, *fakeGPU) {
-	cpuProf := gpu.Profile{Key: "cpu", Overhead: 1e-7, GemmRate: 2e10, SgemmRate: 4e10, SparseRate: 1e9, StreamRate: 1e10}
-	gpuProf := gpu.Profile{Key: "gpu", Overhead: 1e-5, GemmRate: 5e13, SgemmRate: 5e14, SparseRate: 1e11, StreamRate: 3e12,
-		CopyRate: 1e10, CopyDelay: 1e-5}
-	f := &fakeGPU{Device: gpu.CPU()}
-	return gpu.NewDispatcher(gpu.CPU(), cpuProf, f, gpuProf, ""), f
 }
 
 // mysqlError runs q and returns the MySQL error it fails with.
@@ -117,31 +92,16 @@ big + sum(small)`
 // device and detail.
 func productDevices(t *testing.T, s *server) map[string][2]string {
 	t.Helper()
-	rows, err := s.db.Query("CALL LA_EXPLAIN(?)", deviceScript)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
 	out := map[string][2]string{}
-	for rows.Next() {
-		var step, unit, calls int64
-		var section, op, detail string
-		var device sql.NullString
-		var est, measured sql.NullFloat64
-		if err := rows.Scan(&step, &unit, &section, &op, &detail, &device, &est, &measured, &calls); err != nil {
-			t.Fatal(err)
-		}
-		if op != "chain" && op != "matmul" {
+	for _, r := range explainRows(t, s, "CALL LA_EXPLAIN(?)", deviceScript) {
+		if r[1] != "chain" && r[1] != "matmul" {
 			continue
 		}
 		for _, shape := range []string{"[300x300]", "[4x4]"} {
-			if strings.Contains(detail, shape) {
-				out[shape] = [2]string{device.String, detail}
+			if strings.Contains(r[2], shape) {
+				out[shape] = [2]string{r[3], r[2]}
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if len(out) != 2 {
 		t.Fatalf("products in LA_EXPLAIN: %v", out)
@@ -173,7 +133,7 @@ func TestLAExplainDeviceWithoutGPU(t *testing.T) {
 // everything on the CPU under 'cpu', and LA_RUN answers the same bits in
 // every mode.
 func TestLADeviceModes(t *testing.T) {
-	disp, fake := fakeDispatcher()
+	disp, fake := gputest.Dispatcher()
 	useDevice(t, disp)
 	s := startServer(t, "")
 	setMatrices(t, s)
@@ -190,9 +150,9 @@ func TestLADeviceModes(t *testing.T) {
 				t.Errorf("%s: %s on %s: %s", mode, shape, p[0], p[1])
 			}
 		}
-		before := fake.gemms.Load()
+		before := fake.Gemms.Load()
 		rows := laRun(t, s, deviceScript)
-		onGPU := fake.gemms.Load() - before
+		onGPU := fake.Gemms.Load() - before
 		if (mode == "cpu") != (onGPU == 0) {
 			t.Errorf("%s: %d products ran on the gpu", mode, onGPU)
 		}
@@ -218,7 +178,7 @@ func TestLADeviceModes(t *testing.T) {
 
 // TestMLJobsDevice: sys.ML_JOBS says where each training's kernels ran.
 func TestMLJobsDevice(t *testing.T) {
-	disp, fake := fakeDispatcher()
+	disp, fake := gputest.Dispatcher()
 	useDevice(t, disp)
 	s, _ := startAt(t, t.TempDir())
 	loadFruit(t, s)
@@ -228,9 +188,9 @@ func TestMLJobsDevice(t *testing.T) {
 		s.exec(t, fmt.Sprintf(`CALL sys.ML_TRAIN('t.fruit', 'weight', JSON_OBJECT('task', 'regression',
 			'algorithm', 'LinearRegression', 'solver', '%s', 'include_column_list', JSON_ARRAY('x')), @m)`, solver))
 	}
-	before := fake.gemms.Load()
+	before := fake.Gemms.Load()
 	train("gpu", "bfgs")
-	if fake.gemms.Load() == before {
+	if fake.Gemms.Load() == before {
 		t.Error("bfgs under 'gpu' ran no product on the gpu")
 	}
 	train("cpu", "bfgs")
@@ -257,7 +217,7 @@ func TestMLJobsDevice(t *testing.T) {
 }
 
 func TestJobDevice(t *testing.T) {
-	disp, _ := fakeDispatcher()
+	disp, _ := gputest.Dispatcher()
 	auto, _ := disp.WithMode(gpu.ModeAuto)
 	if got := udf.JobDevice(auto, "LinearRegression", "gd", 1_000_000, 500); got != "auto: gpu" {
 		t.Errorf("a 1e6x500 design under auto: %q", got)

@@ -14,8 +14,6 @@ import (
 // srv; it is what sqlext.Config.Extensions expects.
 func Extensions(srv *sqlext.Server) sqlext.Extensions {
 	addSystemVariables()
-	addLAVariables()
-	addDeviceVariables()
 	l := &lib{srv: srv}
 	var specs []*spec
 	specs = append(specs, matrixSpecs()...)
@@ -36,16 +34,28 @@ func Extensions(srv *sqlext.Server) sqlext.Extensions {
 
 var sysVarsOnce sync.Once
 
-// addSystemVariables registers @@sqlearn_blas. System variables are global
-// to the process, so this happens once however many servers it runs.
+// addSystemVariables registers the variables the package reads: system
+// variables are global to the process, so this happens once however many
+// servers it runs.
 func addSystemVariables() {
 	sysVarsOnce.Do(func() {
-		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
-			Name:    "sqlearn_blas",
-			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
-			Dynamic: false,
-			Type:    types.NewSystemStringType("sqlearn_blas"),
-			Default: gpu.BLASName(),
-		}})
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
+			&sql.MysqlSystemVariable{
+				Name:    "sqlearn_blas",
+				Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Global),
+				Type:    types.NewSystemStringType("sqlearn_blas"),
+				Default: gpu.BLASName(),
+			},
+			sessionVariable(RedundancyEliminationVar, types.NewSystemBoolType(RedundancyEliminationVar), int8(1), nil),
+			sessionVariable(IterationModeVar, types.NewSystemEnumType(IterationModeVar, "hybrid", "full", "incremental"), "hybrid", nil),
+			sessionVariable(DeviceVar, types.NewSystemEnumType(DeviceVar, "auto", "cpu", "gpu"), "auto", checkDevice),
+		})
 	})
+}
+
+// sessionVariable is a variable a session may SET (as may SET GLOBAL);
+// check, when not nil, vets a value before the engine stores it.
+func sessionVariable(name string, t sql.Type, def any, check func(*sql.Context, sql.SystemVariableScope, sql.SystemVarValue) error) sql.SystemVariable {
+	return &sql.MysqlSystemVariable{Name: name, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both),
+		Dynamic: true, Type: t, Default: def, NotifyChanged: check}
 }

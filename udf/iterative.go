@@ -23,24 +23,9 @@ import (
 // 'incremental'. A 'mode' option in a call's JSON overrides it.
 const IterationModeVar = "la_iteration_mode"
 
-var iterVarsOnce sync.Once
-
-func addIterationVariables() {
-	iterVarsOnce.Do(func() {
-		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
-			Name:    IterationModeVar,
-			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
-			Dynamic: true,
-			Type:    types.NewSystemEnumType(IterationModeVar, "hybrid", "full", "incremental"),
-			Default: "hybrid",
-		}})
-	})
-}
-
 // withIterative adds the graph and iterative procedures and the
 // sys.la_iteration_trace table to ext.
 func (l *lib) withIterative(ext sqlext.Extensions) sqlext.Extensions {
-	addIterationVariables()
 	ext.Procedures = append(ext.Procedures, l.graphProcedures()...)
 	ext.Procedures = append(ext.Procedures, l.gnmfProcedures()...)
 	ext.SystemTables = append(ext.SystemTables, sqlext.SystemTable{Name: "la_iteration_trace", Schema: traceSchema, Rows: traces.rows})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -49,22 +48,6 @@ var laExplainSchema = func() sql.Schema {
 	}
 	return s
 }()
-
-var laVarsOnce sync.Once
-
-// addLAVariables registers @@la_redundancy_elimination; system variables are
-// process-wide, so once however many servers run.
-func addLAVariables() {
-	laVarsOnce.Do(func() {
-		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
-			Name:    RedundancyEliminationVar,
-			Scope:   sql.GetMysqlScope(sql.SystemVariableScope_Both),
-			Dynamic: true,
-			Type:    types.NewSystemBoolType(RedundancyEliminationVar),
-			Default: int8(1),
-		}})
-	})
-}
 
 // eliminationOn reads the session switch; the engine stores a boolean
 // system variable as an integer. A session without it (an engine built

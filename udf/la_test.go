@@ -239,8 +239,9 @@ func TestLAKillQuery(t *testing.T) {
 	}
 }
 
-// explainRows calls q and returns section, operator and detail per row.
-func explainRows(t testing.TB, s *server, q string, args ...any) [][3]string {
+// explainRows runs an LA_EXPLAIN call and returns each row's section,
+// operator, detail and device.
+func explainRows(t testing.TB, s *server, q string, args ...any) [][4]string {
 	t.Helper()
 	rows, err := s.db.Query(q, args...)
 	if err != nil {
@@ -251,7 +252,7 @@ func explainRows(t testing.TB, s *server, q string, args ...any) [][3]string {
 	if strings.Join(cols, ",") != "step,unit,section,operator,detail,device,est_ms,measured_ms,calls" {
 		t.Fatalf("columns %v", cols)
 	}
-	var out [][3]string
+	var out [][4]string
 	for rows.Next() {
 		var step, unit, calls int64
 		var section, op, detail string
@@ -260,7 +261,7 @@ func explainRows(t testing.TB, s *server, q string, args ...any) [][3]string {
 		if err := rows.Scan(&step, &unit, &section, &op, &detail, &device, &est, &measured, &calls); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, [3]string{section, op, detail})
+		out = append(out, [4]string{section, op, detail, device.String})
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -268,7 +269,7 @@ func explainRows(t testing.TB, s *server, q string, args ...any) [][3]string {
 	return out
 }
 
-func hoisted(rows [][3]string) []string {
+func hoisted(rows [][4]string) []string {
 	var out []string
 	for _, r := range rows {
 		if r[0] == "hoisted" {
