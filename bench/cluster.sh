@@ -8,12 +8,14 @@
 # clients spread over all three nodes (writes on followers are forwarded to
 # the leader). Every node fsyncs its log; the cluster acknowledges a write
 # once a quorum has it. Prints median QPS and p95 latency of the repeats and
-# the 3-node/1-node ratio.
+# the 3-node/1-node ratio. RAFT_LOG picks every node's log storage
+# (--raft-log: bolt, the default, or wal).
 set -euo pipefail
 
 SECS=${1:-20}
 THREADS=${2:-4}
 REPEATS=${3:-3}
+RAFT_LOG=${RAFT_LOG:-bolt}
 TABLE_SIZE=${TABLE_SIZE:-10000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d)
@@ -48,7 +50,7 @@ start() { # id sql-port raft-port [join]
 	local join=()
 	[ -n "${4:-}" ] && join=(--join "127.0.0.1:$4")
 	"$ROOT/bin/sqlearn" serve --node-id "$1" --addr "127.0.0.1:$2" --raft-addr "127.0.0.1:$3" \
-		--data-dir "$WORK/$1" --log-level warn "${join[@]}" 2>"$WORK/$1.log" &
+		--data-dir "$WORK/$1" --raft-log "$RAFT_LOG" --log-level warn "${join[@]}" 2>"$WORK/$1.log" &
 	PIDS+=($!)
 	wait_port "$2"
 }
