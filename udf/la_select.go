@@ -310,7 +310,7 @@ type laResult struct {
 // expression), a value that is not a matrix, a shape the SQL would reject.
 // The SQL as written then raises its own error, if any.
 func (p *laProgram) eval(ctx *sql.Context, vals []any) (*laResult, error) {
-	env := programEnv{}
+	env := optimizer.Inputs{}
 	in := make([]*matrix.Matrix, len(vals))
 	for i, v := range vals {
 		if v == nil {
@@ -349,21 +349,6 @@ func (p *laProgram) eval(ctx *sql.Context, vals []any) (*laResult, error) {
 		r.outs[k] = matrix.Encode(m)
 	}
 	return r, nil
-}
-
-// programEnv binds a program's inputs; a SELECT's program reads no tables
-// and writes none.
-type programEnv map[string]*matrix.Matrix
-
-var _ optimizer.Env = programEnv(nil)
-
-func (e programEnv) Var(name string) (*matrix.Matrix, bool) { m, ok := e[name]; return m, ok }
-func (programEnv) Print(string)                             {}
-func (programEnv) Query(context.Context, string) (*matrix.Matrix, error) {
-	return nil, fmt.Errorf("%w: query() in a SELECT's program", optimizer.ErrNoEnv)
-}
-func (programEnv) Save(context.Context, *matrix.Matrix, string) error {
-	return fmt.Errorf("%w: save() in a SELECT's program", optimizer.ErrNoEnv)
 }
 
 // laOutput stands for one algebra tree of a projection list: the value of
