@@ -107,7 +107,12 @@ func (cpuDevice) Unary(op UnaryOp, s float64, dst, x []float64) {
 	case Sqrt:
 		f = math.Sqrt
 	case Pow:
-		f = func(v float64) float64 { return math.Pow(v, s) }
+		switch s {
+		case 2: // squares, as in sums of squared residuals, are most of them
+			f = func(v float64) float64 { return v * v }
+		default:
+			f = func(v float64) float64 { return math.Pow(v, s) }
+		}
 	case Scale:
 		f = func(v float64) float64 { return v * s }
 	default:

@@ -136,6 +136,7 @@ func TestElementwise(t *testing.T) {
 			{Log, 0, pos, math.Log},
 			{Sqrt, 0, pos, math.Sqrt},
 			{Pow, 1.5, pos, func(v float64) float64 { return math.Pow(v, 1.5) }},
+			{Pow, 2, x, func(v float64) float64 { return math.Pow(v, 2) }},
 			{Scale, -3, x, func(v float64) float64 { return -3 * v }},
 		}
 		for _, u := range unary {

@@ -106,6 +106,15 @@ func checkDims(r, c int) error {
 	return nil
 }
 
+// checkDense is checkElements for an r×c dense matrix, with the message
+// built only on failure: it runs on every allocation of a result.
+func checkDense(n int64, r, c int) error {
+	if n <= MaxElements() {
+		return nil
+	}
+	return checkElements(n, fmt.Sprintf("a dense %dx%d matrix", r, c))
+}
+
 // checkElements reports whether n values fit under MaxElements.
 func checkElements(n int64, what string) error {
 	if limit := MaxElements(); n > limit {
@@ -119,7 +128,7 @@ func newDense(r, c int) (*Matrix, error) {
 		return nil, err
 	}
 	// Both dimensions are below 2^31, so the product cannot overflow.
-	if err := checkElements(int64(r)*int64(c), fmt.Sprintf("a dense %dx%d matrix", r, c)); err != nil {
+	if err := checkDense(int64(r)*int64(c), r, c); err != nil {
 		return nil, err
 	}
 	return &Matrix{rows: r, cols: c, layout: LayoutDense, data: make([]float64, r*c)}, nil
@@ -183,7 +192,7 @@ func NewDense(r, c int, data []float64) (*Matrix, error) {
 	if int64(len(data)) != int64(r)*int64(c) {
 		return nil, fmt.Errorf("%w: %d values for a %dx%d matrix", ErrInvalidArgument, len(data), r, c)
 	}
-	if err := checkElements(int64(len(data)), fmt.Sprintf("a dense %dx%d matrix", r, c)); err != nil {
+	if err := checkDense(int64(len(data)), r, c); err != nil {
 		return nil, err
 	}
 	return &Matrix{rows: r, cols: c, layout: LayoutDense, data: data}, nil
@@ -200,7 +209,7 @@ func NewDenseEncoded(r, c int) (m *Matrix, vals []float64, ok bool, err error) {
 		return nil, nil, false, err
 	}
 	n := int64(r) * int64(c)
-	if err := checkElements(n, fmt.Sprintf("a dense %dx%d matrix", r, c)); err != nil {
+	if err := checkDense(n, r, c); err != nil {
 		return nil, nil, false, err
 	}
 	if !nativeLittleEndian || n == 0 {

@@ -180,6 +180,10 @@ func iterationRow(step, unit int, label string, st hybrid.Step) ExplainRow {
 	if st.Mode == hybrid.ModeIncremental {
 		est = st.EstIncremental
 	}
+	estMs := math.NaN()
+	if est >= 0 {
+		estMs = est / 1e6
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, iteration %d: ", label, st.Iteration)
 	if st.ActiveFraction >= 0 {
@@ -192,7 +196,11 @@ func iterationRow(step, unit int, label string, st hybrid.Step) ExplainRow {
 	} else {
 		fmt.Fprintf(&b, "blocks ? of %d", st.Blocks)
 	}
-	fmt.Fprintf(&b, "; est full %.4g ms", st.EstFull/1e6)
+	if st.EstFull >= 0 {
+		fmt.Fprintf(&b, "; est full %.4g ms", st.EstFull/1e6)
+	} else {
+		b.WriteString("; evaluated as written, before the runtime took it")
+	}
 	if st.EstIncremental >= 0 {
 		fmt.Fprintf(&b, ", incremental %.4g ms", st.EstIncremental/1e6)
 	}
@@ -203,7 +211,7 @@ func iterationRow(step, unit int, label string, st hybrid.Step) ExplainRow {
 		b.WriteString(", reorganised after")
 	}
 	return ExplainRow{Step: step, Unit: unit, Section: "iteration", Operator: st.Mode.String(), Detail: b.String(),
-		Device: deviceCPU, EstMs: est / 1e6, MeasuredMs: st.Measured.Seconds() * 1e3, Calls: 1}
+		Device: deviceCPU, EstMs: estMs, MeasuredMs: st.Measured.Seconds() * 1e3, Calls: 1}
 }
 
 // listPlan walks a unit's plan children first, numbering every operator;

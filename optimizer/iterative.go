@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/sqlearn/sqlearn/matrix"
 	"github.com/sqlearn/sqlearn/optimizer/hybrid"
@@ -23,7 +24,7 @@ import (
 // Detection is dynamic, on values: inside a loop, a two-factor product
 // whose left factor is sparse and identical (the same immutable value) to
 // the one of the previous evaluation, and whose right factor is a dense
-// variable, is routed. LA_EXPLAIN also flags the products that have the
+// variable, is routed; its first evaluation runs as written. LA_EXPLAIN also flags the products that have the
 // shape statically (a loop-invariant left factor, a right factor the loop
 // assigns), so the plan says what will be routed before it runs.
 
@@ -38,7 +39,12 @@ type loopRun struct {
 
 // iterState is a routed product between evaluations.
 type iterState struct {
-	m     *matrix.Matrix // the left factor the product was built for
+	m *matrix.Matrix // the left factor the product was built for
+	// seen is the left factor of a product evaluated once, as written: a
+	// product is routed from its second evaluation with the same left
+	// factor on, so a factor the loop replaces (an identity that becomes
+	// a dense update) never pays for building the runtime's state.
+	seen  *matrix.Matrix
 	prod  *hybrid.Product
 	prev  []float64 // the right factor at the last evaluation
 	label string
@@ -70,22 +76,38 @@ func (in *interp) iterate(run *loopRun, n *pnode, ops []operand) (*matrix.Matrix
 	m, x := ops[0].m, ops[1].m
 	xv, _ := x.DenseValues()
 	st := run.states[n]
-	if st == nil || st.m != m || len(st.prev) != len(xv) {
+	if st == nil {
+		st = &iterState{}
+		run.states[n] = st
+		run.order = append(run.order, n)
+	}
+	if st.prod != nil && (st.m != m || len(st.prev) != len(xv)) {
+		// The left factor was replaced: file what ran and watch again.
+		in.finishIter(run, st)
+		*st = iterState{}
+	}
+	if st.prod == nil && st.seen != m {
+		// First sight of this left factor: multiply as written, and
+		// keep the step in case the factor turns out to be constant.
+		st.seen, st.steps = m, st.steps[:0]
+		t0 := time.Now()
+		v, err := in.mul(ops[0], ops[1])
+		st.steps = append(st.steps, hybrid.Step{Iteration: 1, Mode: hybrid.ModeFull, ActiveFraction: -1,
+			BlocksTouched: -1, EstFull: -1, EstIncremental: -1, Measured: time.Since(t0)})
+		return v, err
+	}
+	if st.prod == nil {
+		// The same left factor again: from now on the runtime keeps the
+		// product.
 		ptr, ind, val, _ := m.CSRArrays()
 		csr := &hybrid.CSR{Rows: m.Rows(), Cols: m.Cols(), Ptr: ptr, Ind: ind, Val: val}
 		p, err := hybrid.NewProduct(csr, x.Cols(), hybrid.Options{Mode: in.opts.IterationMode})
 		if err != nil {
 			return nil, err
 		}
-		st = &iterState{m: m, prod: p, label: productLabel(n, m, x)}
-		if old := run.states[n]; old != nil {
-			in.finishIter(run, old)
-		} else {
-			run.order = append(run.order, n)
-		}
-		run.states[n] = st
+		st.m, st.prod, st.label = m, p, productLabel(n, m, x)
 		y, step := p.Start(xv)
-		st.steps = append(st.steps, step)
+		st.record(step)
 		st.prev = slices.Clone(xv)
 		return matrix.NewDense(m.Rows(), x.Cols(), slices.Clone(y))
 	}
@@ -106,7 +128,7 @@ func (in *interp) iterate(run *loopRun, n *pnode, ops []operand) (*matrix.Matrix
 		Prev: st.prev, Next: xv, Shift: commonShift(st.prev, xv),
 		Budget: max(in.opts.IterationResidual, in.opts.IterationBudget*change), Change: change, Remaining: in.remaining(run, st)})
 	step.Change = change
-	st.steps = append(st.steps, step)
+	st.record(step)
 	copy(st.prev, xv)
 	return matrix.NewDense(m.Rows(), x.Cols(), slices.Clone(y))
 }
@@ -159,8 +181,19 @@ func commonShift(prev, next []float64) float64 {
 	return med
 }
 
-// finishIter files a routed product's trace with its loop's unit.
+// record appends a step of the runtime, numbered after the evaluations
+// before it.
+func (st *iterState) record(step hybrid.Step) {
+	step.Iteration = len(st.steps) + 1
+	st.steps = append(st.steps, step)
+}
+
+// finishIter files a routed product's trace with its loop's unit; a
+// product never routed leaves none.
 func (in *interp) finishIter(run *loopRun, st *iterState) {
+	if st.prod == nil {
+		return
+	}
 	in.iterTraces = append(in.iterTraces, IterTrace{Unit: in.unitID(run.unit), Label: st.label, Steps: st.steps})
 }
 
