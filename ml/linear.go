@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -77,7 +79,7 @@ func trainLinear(ctx context.Context, m *Model, d *Dataset, o Options) error {
 			return err
 		}
 	} else {
-		gram, rhs := centredGram(x, y, xmean, ymean, n, p, o.workers())
+		gram, rhs := centredGram(x, y, xmean, ymean, n, p)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -93,46 +95,28 @@ func trainLinear(ctx context.Context, m *Model, d *Dataset, o Options) error {
 	return o.report(ctx, Progress{Iteration: 1, MaxIterations: 1, Rows: int64(n)})
 }
 
-// centredGram forms (X-x̄)ᵀ(X-x̄) and (X-x̄)ᵀ(y-ȳ), each worker summing its
-// own rows.
-func centredGram(x, y, xmean []float64, ymean float64, n, p, workers int) ([]float64, []float64) {
-	gs := make([][]float64, workers)
-	bs := make([][]float64, workers)
-	forWorkers(workers, n, func(w, lo, hi int) {
-		g := make([]float64, p*p)
-		b := make([]float64, p)
-		r := make([]float64, p)
-		for i := lo; i < hi; i++ {
-			for j := 0; j < p; j++ {
-				r[j] = x[i*p+j] - xmean[j]
-			}
-			yc := y[i] - ymean
-			for j := 0; j < p; j++ {
-				rj := r[j]
-				if rj == 0 {
-					continue
-				}
-				b[j] += rj * yc
-				gj := g[j*p : j*p+p]
-				for k := j; k < p; k++ {
-					gj[k] += rj * r[k]
-				}
-			}
+// centredGram forms (X-x̄)ᵀ(X-x̄) and (X-x̄)ᵀ(y-ȳ) with BLAS, centring x
+// in place (the caller's encoded copy, not read afterwards). Centring
+// first, rather than correcting XᵀX by n·x̄x̄ᵀ, keeps the digits that large
+// feature means would cancel.
+func centredGram(x, y, xmean []float64, ymean float64, n, p int) ([]float64, []float64) {
+	yc := make([]float64, n)
+	for i := 0; i < n; i++ {
+		row := x[i*p : (i+1)*p]
+		for j := range row {
+			row[j] -= xmean[j]
 		}
-		gs[w], bs[w] = g, b
-	})
-	g, b := make([]float64, p*p), make([]float64, p)
-	for w := range gs {
-		if gs[w] == nil {
-			continue
-		}
-		for i, v := range gs[w] {
-			g[i] += v
-		}
-		for i, v := range bs[w] {
-			b[i] += v
-		}
+		yc[i] = y[i] - ymean
 	}
+	g, b := make([]float64, p*p), make([]float64, p)
+	if n == 0 || p == 0 {
+		return g, b
+	}
+	impl := blas64.Implementation()
+	impl.Dgemm(blas.Trans, blas.NoTrans, p, p, n, 1, x, p, x, p, 0, g, p)
+	impl.Dgemv(blas.Trans, n, p, 1, x, p, yc, 1, 0, b, 1)
+	// The kernel may round the two triangles differently; the solver
+	// expects an exactly symmetric matrix.
 	for j := 0; j < p; j++ {
 		for k := j + 1; k < p; k++ {
 			g[k*p+j] = g[j*p+k]
