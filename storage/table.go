@@ -72,6 +72,12 @@ type Table struct {
 	parts    [partitionCount]*partition
 	locs     map[string]loc
 	primary  *index
+	// exactKey says the primary key's identity encoding is equal exactly
+	// when the key compares equal (integer and timestamp columns), so the
+	// identity map alone finds a duplicate key without a walk of the
+	// primary index; a string key under a case-insensitive collation is
+	// not so.
+	exactKey bool
 	indexes  []*index
 	content  map[string][]string // keyless tables: content key -> identities
 	nrows    int
@@ -108,6 +114,14 @@ func (t *Table) reset(s *Schema, cf CompareFactory) {
 			cmps[i] = t.cmps[p]
 		}
 		t.primary = newIndex(nil, append([]int(nil), s.PK...), cmps, true)
+		t.exactKey = true
+		for _, p := range s.PK {
+			switch s.Columns[p].Kind {
+			case KindInt64, KindUint64, KindTimestamp:
+			default:
+				t.exactKey = false
+			}
+		}
 	} else {
 		t.content = make(map[string][]string)
 	}
@@ -184,7 +198,7 @@ func (t *Table) checkInsert(r Row, id string) error {
 	if _, ok := t.locs[id]; ok {
 		return &DuplicateError{Index: "PRIMARY", Key: t.keyString(t.primary, r), Existing: id}
 	}
-	if t.primary != nil {
+	if t.primary != nil && !t.exactKey {
 		if other, dup := t.primary.conflict(t.primary.key(r), id); dup {
 			return &DuplicateError{Index: "PRIMARY", Key: t.keyString(t.primary, r), Existing: other}
 		}
