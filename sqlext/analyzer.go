@@ -18,6 +18,7 @@ type AnalyzerRule struct {
 func analyzerFor(p *Provider) *analyzer.Analyzer {
 	b := analyzer.NewBuilder(p)
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
+	b.AddPostAnalyzeRule(returnViewDatabaseRule, returnViewDatabaseAfterPlanning)
 	p.extMu.RLock()
 	for _, r := range p.rules {
 		b.AddPostAnalyzeRule(r.ID, r.Apply)

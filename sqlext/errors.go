@@ -103,6 +103,15 @@ type errorHandler struct {
 	mysql.Handler
 	log  *slog.Logger
 	fast *fastPath
+	prov *Provider
+}
+
+// finish ends every command: a database lent for binding a view goes back
+// even when planning failed before the analyzer could return it.
+func (h *errorHandler) finish(c *mysql.Conn) {
+	if h.prov != nil {
+		h.prov.session(c.ConnectionID).returnViewDatabase()
+	}
 }
 
 func (h *errorHandler) recovered(err *error) {
@@ -115,6 +124,7 @@ func (h *errorHandler) recovered(err *error) {
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
 	defer h.recovered(&err)
+	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return cb(res, false)
@@ -125,6 +135,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
 	defer h.recovered(&err)
+	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return "", cb(res, false)
@@ -142,11 +153,13 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
 	defer h.recovered(&err)
+	defer h.finish(c)
 	return h.Handler.ComPrepare(ctx, c, query, p)
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer h.recovered(&err)
+	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {
 			return cb(res)

@@ -87,7 +87,11 @@ func (d *Database) DropView(ctx *sql.Context, name string) error {
 }
 
 func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDefinition, bool, error) {
-	return metaValue[sql.ViewDefinition](d, viewPrefix+strings.ToLower(name))
+	def, ok, err := metaValue[sql.ViewDefinition](d, viewPrefix+strings.ToLower(name))
+	if ok && err == nil {
+		lendViewDatabase(ctx, d.name)
+	}
+	return def, ok, err
 }
 
 func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {

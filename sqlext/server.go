@@ -192,7 +192,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.mysqlDB = s.engine.Analyzer.Catalog.MySQLDb
 	s.fast = &fastPath{p: s.prov, mysqlDB: s.engine.Analyzer.Catalog.MySQLDb}
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
-		return &errorHandler{Handler: h, log: s.log, fast: s.fast}, nil
+		return &errorHandler{Handler: h, log: s.log, fast: s.fast, prov: s.prov}, nil
 	}
 	s.mysql, err = server.NewServerWithHandler(scfg, s.engine, sql.NewContext, s.prov.SessionBuilder, nil, wrap)
 	if err != nil {

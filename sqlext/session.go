@@ -14,6 +14,33 @@ import (
 type Session struct {
 	*sql.BaseSession
 	p *Provider
+	// viewDB is set while the session's current database is one lent for
+	// resolving a view (see lendViewDatabase).
+	viewDB bool
+}
+
+// lendViewDatabase works around the engine's view resolution, which fails
+// with "no database selected" when the session has no current database,
+// even for a fully qualified view over qualified tables: it saves the
+// current database before binding the view's definition, and saving one
+// that is not set is an error. Lending the view's own database for the
+// statement lets it bind; returnViewDatabase takes it back once the
+// statement is planned, and after every command in case planning failed.
+func lendViewDatabase(ctx *sql.Context, db string) {
+	s, ok := ctx.Session.(*Session)
+	if !ok || ctx.GetCurrentDatabase() != "" {
+		return
+	}
+	ctx.SetCurrentDatabase(db)
+	s.viewDB = true
+}
+
+// returnViewDatabase undoes lendViewDatabase.
+func (s *Session) returnViewDatabase() {
+	if s != nil && s.viewDB {
+		s.SetCurrentDatabase("")
+		s.viewDB = false
+	}
 }
 
 var _ sql.TransactionSession = (*Session)(nil)

@@ -15,6 +15,17 @@ import (
 // returned more than one row". A set operation clears the mark.
 const setOpMax1RowRule analyzer.RuleId = 9990
 
+// returnViewDatabaseRule gives back a database lent to bind a view once
+// the statement is planned (see lendViewDatabase).
+const returnViewDatabaseRule analyzer.RuleId = 9991
+
+func returnViewDatabaseAfterPlanning(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if s, ok := ctx.Session.(*Session); ok {
+		s.returnViewDatabase()
+	}
+	return n, transform.SameTree, nil
+}
+
 func clearMax1RowUnderSetOp(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.IsSet(sql.QFlagMax1Row) {
 		return n, transform.SameTree, nil
