@@ -12,13 +12,17 @@ import (
 func TestViewWithoutCurrentDatabase(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
-	mustExec(t, db, "CREATE DATABASE vdb")
-	mustExec(t, db, "CREATE TABLE vdb.t (id INT PRIMARY KEY, v INT)")
-	mustExec(t, db, "INSERT INTO vdb.t VALUES (1, 10), (2, 20)")
-	mustExec(t, db, "CREATE VIEW vdb.big AS SELECT id, v FROM vdb.t WHERE v > 15")
-	mustExec(t, db, "CREATE TABLE vdb.gone (x INT PRIMARY KEY)")
-	mustExec(t, db, "CREATE VIEW vdb.broken AS SELECT x FROM vdb.gone")
-	mustExec(t, db, "DROP TABLE vdb.gone")
+	for _, q := range []string{
+		"CREATE DATABASE vdb",
+		"CREATE TABLE vdb.t (id INT PRIMARY KEY, v INT)",
+		"INSERT INTO vdb.t VALUES (1, 10), (2, 20)",
+		"CREATE VIEW vdb.big AS SELECT id, v FROM vdb.t WHERE v > 15",
+		"CREATE TABLE vdb.gone (x INT PRIMARY KEY)",
+		"CREATE VIEW vdb.broken AS SELECT x FROM vdb.gone",
+		"DROP TABLE vdb.gone",
+	} {
+		mustExec(t, db, q)
+	}
 
 	noDB := func(when string) {
 		t.Helper()
