@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,6 +56,73 @@ var registerModel = porcupine.Model{
 // from the others and later healed. The register history must be
 // linearizable, and bank totals must never change.
 func TestLinearizableUnderPartition(t *testing.T) {
+	checkLinearizable(t, func(t *testing.T, nodes []*clusterNode, leader *clusterNode) {
+		var others []string
+		for _, n := range nodes {
+			if n != leader {
+				others = append(others, n.raft)
+			}
+		}
+		// The nemesis reads no state, so it must work on a node that has
+		// lost its leader: it asks for no read consistency.
+		nemesis := func(n *clusterNode) *sql.DB {
+			db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/?sqlearn_read_consistency=%%27none%%27", n.p.addr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return db
+		}
+		isolate := func(n *clusterNode, peers string) {
+			if _, err := nemesis(n).Exec("CALL sys.raft_isolate(?)", peers); err != nil {
+				t.Errorf("isolate on %s: %v", n.id, err)
+			}
+		}
+		isolate(leader, others[0]+","+others[1])
+		for _, n := range nodes {
+			if n != leader {
+				isolate(n, leader.raft)
+			}
+		}
+		t.Logf("isolated leader %s", leader.id)
+		time.Sleep(4 * time.Second)
+		for _, n := range nodes {
+			isolate(n, "")
+		}
+	})
+}
+
+// TestLinearizableUnderPause stops the leader's process (SIGSTOP) for
+// longer than an election takes, then resumes it: the old leader wakes up
+// believing it leads, and must neither serve a stale linearizable read nor
+// acknowledge a write the new leader's log does not hold.
+func TestLinearizableUnderPause(t *testing.T) {
+	checkLinearizable(t, func(t *testing.T, nodes []*clusterNode, leader *clusterNode) {
+		if err := leader.p.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		paused := time.Now()
+		var others []*clusterNode
+		for _, n := range nodes {
+			if n != leader {
+				others = append(others, n)
+			}
+		}
+		// The fault only means something if the others moved on.
+		next := leaderNode(t, others)
+		t.Logf("paused leader %s; %s took over after %v", leader.id, next.id, time.Since(paused).Round(time.Millisecond))
+		time.Sleep(4*time.Second - time.Since(paused))
+		if err := leader.p.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// checkLinearizable runs register and bank clients on every node of a
+// fresh three-node cluster, lets nemesis fault the leader 1.5 s in, keeps
+// the load on for 2 s after it returns, and checks the register history
+// with porcupine and every bank total.
+func checkLinearizable(t *testing.T, nemesis func(t *testing.T, nodes []*clusterNode, leader *clusterNode)) {
 	nodes := startTestCluster(t, 3)
 	setup := nodes[0].db(t, "")
 	exec1(t, setup, "CREATE DATABASE lin")
@@ -153,41 +221,8 @@ func TestLinearizableUnderPartition(t *testing.T) {
 		}
 	}
 
-	// The nemesis: isolate the leader, then heal.
 	time.Sleep(1500 * time.Millisecond)
-	leader := leaderNode(t, nodes)
-	var others []string
-	for _, n := range nodes {
-		if n != leader {
-			others = append(others, n.raft)
-		}
-	}
-	// The nemesis reads no state, so it must work on a node that has lost
-	// its leader: it asks for no read consistency.
-	nemesis := func(n *clusterNode) *sql.DB {
-		db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/?sqlearn_read_consistency=%%27none%%27", n.p.addr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
-	isolate := func(n *clusterNode, peers string) {
-		if _, err := nemesis(n).Exec("CALL sys.raft_isolate(?)", peers); err != nil {
-			t.Errorf("isolate on %s: %v", n.id, err)
-		}
-	}
-	isolate(leader, others[0]+","+others[1])
-	for _, n := range nodes {
-		if n != leader {
-			isolate(n, leader.raft)
-		}
-	}
-	t.Logf("isolated leader %s", leader.id)
-	time.Sleep(4 * time.Second)
-	for _, n := range nodes {
-		isolate(n, "")
-	}
+	nemesis(t, nodes, leaderNode(t, nodes))
 	time.Sleep(2 * time.Second)
 	close(stop)
 	wg.Wait()
