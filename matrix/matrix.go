@@ -71,6 +71,9 @@ type Matrix struct {
 	indices []int32
 	// enc, when set, is the matrix's own encoding, in which data lives.
 	enc []byte
+	// nnz caches NNZ plus one (0: not counted yet); the values never
+	// change, and planners ask for it on every run.
+	nnz atomic.Int64
 }
 
 func (m *Matrix) Rows() int      { return m.rows }
@@ -81,12 +84,16 @@ func (m *Matrix) IsSparse() bool { return m.layout == LayoutCSR }
 // NNZ counts the elements that are not zero (NaN counts as nonzero), so
 // the dense and sparse forms of one matrix agree.
 func (m *Matrix) NNZ() int {
+	if c := m.nnz.Load(); c > 0 {
+		return int(c - 1)
+	}
 	n := 0
 	for _, v := range m.data {
 		if v != 0 {
 			n++
 		}
 	}
+	m.nnz.Store(int64(n) + 1)
 	return n
 }
 
