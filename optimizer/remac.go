@@ -28,6 +28,8 @@ type shapeSig struct {
 	rows, cols int
 }
 
+// segPlan is a segment's plan for the input shapes in sig; nil stmts
+// means the segment runs as written.
 type segPlan struct {
 	stmts []*planStmt
 	sig   []shapeSig
@@ -417,7 +419,12 @@ func (in *interp) planUnit(u *unitPlan, segs []*segment, assigned map[string]boo
 		return
 	}
 	u.decision = fmt.Sprintf("kept as written: the rewrite is estimated at %.4g ms per iteration, the original at %.4g ms", u.estAfter*1e3, u.estBefore*1e3)
+	// The decision holds while the shapes do: a plan with no statements
+	// runs the segment as written without planning it again.
 	u.segs = map[*segment]*segPlan{}
+	for i := range norm {
+		u.segs[segs[i]] = &segPlan{sig: lw.sigs[i]}
+	}
 	u.hoisted = nil
 	for _, c := range cands {
 		c.chosen = false

@@ -32,13 +32,14 @@ type SelectStats struct {
 	Programs  int64 // LA programs run for a row
 	Fallbacks int64 // rows evaluated as written (NULL, bad shape, bad input)
 	Reused    int64 // evaluations answered from a row's memo
+	Planned   int64 // units the optimizer planned for those programs
 }
 
-var selectStats struct{ programs, fallbacks, reused atomic.Int64 }
+var selectStats struct{ programs, fallbacks, reused, planned atomic.Int64 }
 
 // LASelectStats reports the SELECT rule's counters since the process began.
 func LASelectStats() SelectStats {
-	return SelectStats{selectStats.programs.Load(), selectStats.fallbacks.Load(), selectStats.reused.Load()}
+	return SelectStats{selectStats.programs.Load(), selectStats.fallbacks.Load(), selectStats.reused.Load(), selectStats.planned.Load()}
 }
 
 func (l *lib) laRules() []sqlext.AnalyzerRule {
@@ -164,6 +165,12 @@ type laProgram struct {
 	outputs []*laNode
 	scalar  []bool // inputs that MAT_SCALE reads as numbers
 	memo    rowMemo
+
+	// prepared keeps the program's plans from row to row: rows of one
+	// shape are planned once.
+	prepareOnce sync.Once
+	prepared    *optimizer.Prepared
+	prepareErr  error
 }
 
 // programProjections turns the algebra trees of a projection list into
@@ -331,7 +338,13 @@ func (p *laProgram) eval(ctx *sql.Context, vals []any) (*laResult, error) {
 			return &laResult{fallback: true}, nil
 		}
 	}
-	res, err := optimizer.Run(ctx, p.script, env, optimizer.DefaultOptions())
+	p.prepareOnce.Do(func() { p.prepared, p.prepareErr = optimizer.Prepare(p.script) })
+	if p.prepareErr != nil {
+		ctx.GetLogger().Warnf("LA program for a SELECT does not parse, evaluating as written: %v", p.prepareErr)
+		return &laResult{fallback: true}, nil
+	}
+	res, err := p.prepared.Run(ctx, env, optimizer.DefaultOptions())
+	selectStats.planned.Add(int64(res.Stats.Units))
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err

@@ -515,3 +515,31 @@ x`
 		t.Errorf("LA_EXPLAIN flags %d routed products, want 1", flagged)
 	}
 }
+
+// TestLASelectRulePlansOnce: rows of one shape share their program's plan;
+// only the first row is planned.
+func TestLASelectRulePlansOnce(t *testing.T) {
+	s := startServer(t, "")
+	s.exec(t, "CREATE TABLE p (id INT PRIMARY KEY, x LONGBLOB)")
+	for i := 1; i <= 20; i++ {
+		s.exec(t, fmt.Sprintf("INSERT INTO p VALUES (%d, MAT_RAND(8, 3, %d))", i, i))
+	}
+	before := udf.LASelectStats()
+	rows, err := s.db.Query("SELECT MAT_SUM(MAT_MUL(MAT_T(x), x)), MAT_SUM(MAT_MUL(MAT_MUL(MAT_T(x), x), MAT_MUL(MAT_T(x), x))) FROM p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	after := udf.LASelectStats()
+	programs, planned := after.Programs-before.Programs, after.Planned-before.Planned
+	if n != 20 || programs != 20 {
+		t.Fatalf("%d rows, %d programs", n, programs)
+	}
+	if planned < 1 || planned > 2 {
+		t.Errorf("20 rows of one shape planned %d units, want those of one row", planned)
+	}
+}
