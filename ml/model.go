@@ -347,6 +347,9 @@ func (m *Model) prepare(d *Dataset, enc catEncoding, standardize, dropFirst bool
 		return nil, 0, 0, err
 	}
 	x, err = m.prep.transform(d)
+	for i := range m.prep.Features {
+		m.prep.Features[i].fitCol, m.prep.Features[i].fitCodes = nil, nil
+	}
 	return x, d.Rows(), m.prep.Width(), err
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // catEncoding says how a preprocessor turns a categorical column into
@@ -37,6 +38,11 @@ type feature struct {
 	Levels    []string
 	FillLevel int
 	index     map[string]int
+	// fitCol and fitCodes keep each row's level from fitting, so that
+	// encoding the training data does not hash every string again; they
+	// are dropped once it is encoded (see prepare).
+	fitCol   *Column
+	fitCodes []int32
 }
 
 // preprocessor turns named columns into a dense row-major design matrix.
@@ -173,23 +179,47 @@ func fitPreprocessor(d *Dataset, enc catEncoding, standardize, dropFirst bool, n
 				}
 			}
 		} else {
-			counts := map[string]int{}
+			// One hash per row: each value gets a provisional code in
+			// order of appearance, renumbered once the levels are sorted.
+			seen := map[string]int32{}
+			var counts []int
+			var first []string
+			codes := make([]int32, n)
 			for i := 0; i < n; i++ {
-				if !c.IsNull(i) {
-					counts[f.text(c, i)]++
+				if c.IsNull(i) {
+					codes[i] = -1
+					continue
 				}
+				s := f.text(c, i)
+				k, ok := seen[s]
+				if !ok {
+					k = int32(len(first))
+					seen[s] = k
+					first, counts = append(first, s), append(counts, 0)
+				}
+				counts[k]++
+				codes[i] = k
 			}
-			f.Levels = make([]string, 0, len(counts))
-			for s := range counts {
-				f.Levels = append(f.Levels, s)
+			order := make([]int32, len(first))
+			for k := range order {
+				order[k] = int32(k)
 			}
-			slices.Sort(f.Levels)
-			for i, l := range f.Levels {
+			slices.SortFunc(order, func(a, b int32) int { return strings.Compare(first[a], first[b]) })
+			f.Levels = make([]string, len(order))
+			final := make([]int32, len(order))
+			for i, k := range order {
+				f.Levels[i], final[k] = first[k], int32(i)
 				// Ties go to the smallest level, as SimpleImputer breaks them.
-				if counts[l] > counts[f.Levels[f.FillLevel]] {
+				if counts[k] > counts[order[f.FillLevel]] {
 					f.FillLevel = i
 				}
 			}
+			for i, k := range codes {
+				if k >= 0 {
+					codes[i] = final[k]
+				}
+			}
+			f.fitCol, f.fitCodes = c, codes
 		}
 		p.Features = append(p.Features, f)
 	}
@@ -237,7 +267,11 @@ func (p *preprocessor) transformRange(cols []*Column, lo, hi int, dst []float64)
 				continue
 			}
 			lvl, ok := f.FillLevel, true
-			if !null {
+			switch {
+			case null:
+			case f.fitCol == c:
+				lvl = int(f.fitCodes[i])
+			default:
 				lvl, ok = f.levelIndex(f.text(c, i))
 			}
 			p.putLevel(f, lvl, ok, row)
