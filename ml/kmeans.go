@@ -150,8 +150,10 @@ func sampleByWeight(w []float64, total float64, rng *rand.Rand) int {
 // the reported inertia belongs to the final centres. Assignment uses
 // Hamerly's bounds: each row keeps an upper bound on the distance to its
 // centre and a lower bound on the distance to any other, both moved by how
-// far centres moved, and is rescanned only when the bounds overlap. The
-// result is exactly Lloyd's; late iterations touch few rows.
+// far centres moved, and is rescanned only when the bounds overlap; the
+// centres' sums move only by the rows that changed cluster. The
+// assignments are exactly Lloyd's (the centres to the rounding of the
+// running sums); late iterations touch few rows.
 func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol float64, o Options, iter *int) (*KMeansModel, error) {
 	workers := min(o.workers(), n)
 	assign := make([]int, n)
@@ -177,8 +179,16 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 		}
 		return best, math.Sqrt(d1), math.Sqrt(d2)
 	}
+	// sums and counts are per-worker changes to total and totalCnt, the
+	// running per-cluster sums: after a full pass only the rows that
+	// changed cluster move them, so late iterations cost little beyond
+	// the bound checks. A full pass every refreshEvery iterations keeps
+	// the running sums from drifting by rounding.
+	const refreshEvery = 16
+	total := make([]float64, k*p)
+	totalCnt := make([]float64, k)
 	first := true
-	step := func() {
+	step := func(full bool) {
 		for c := 0; c < k; c++ {
 			half[c] = math.Inf(1)
 			for c2 := 0; c2 < k; c2++ {
@@ -195,6 +205,7 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 			far[w] = lo
 			for i := lo; i < hi; i++ {
 				xi := x[i*p : (i+1)*p]
+				was := assign[i]
 				if first {
 					assign[i], upper[i], lower[i] = scan(xi)
 				} else if bound := max(half[assign[i]], lower[i]); upper[i] > bound {
@@ -207,6 +218,16 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 					farD, far[w] = upper[i], i
 				}
 				b := assign[i]
+				if !full {
+					if b == was {
+						continue
+					}
+					cnt[was]--
+					sw := s[was*p : (was+1)*p]
+					for j, v := range xi {
+						sw[j] -= v
+					}
+				}
 				cnt[b]++
 				sb := s[b*p : (b+1)*p]
 				for j, v := range xi {
@@ -220,17 +241,22 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 	next := make([]float64, k*p)
 	cnt := make([]float64, k)
 	for it := 0; it < o.MaxIter; it++ {
-		step()
-		clear(next)
-		clear(cnt)
+		full := it%refreshEvery == 0
+		step(full)
+		if full {
+			clear(total)
+			clear(totalCnt)
+		}
 		for w := range sums {
 			for i, v := range sums[w] {
-				next[i] += v
+				total[i] += v
 			}
 			for c, v := range counts[w] {
-				cnt[c] += v
+				totalCnt[c] += v
 			}
 		}
+		copy(next, total)
+		copy(cnt, totalCnt)
 		var maxMove, shift, approx float64
 		for i := 0; i < n; i++ {
 			approx += upper[i] * upper[i]
