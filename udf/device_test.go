@@ -160,6 +160,12 @@ func TestLADeviceModes(t *testing.T) {
 		if res.kind != "result" {
 			t.Fatalf("%s: last row %+v", mode, res)
 		}
+		// The SELECT rule's program runs on the session's device too.
+		before = fake.Gemms.Load()
+		one[float64](t, s, "SELECT MAT_SUM(MAT_MUL(MAT_MUL(@A, @A), MAT_MUL(@A, @A)))")
+		if selected := fake.Gemms.Load() - before; (mode == "cpu") != (selected == 0) {
+			t.Errorf("%s: the SELECT rule ran %d products on the gpu", mode, selected)
+		}
 		if first == nil {
 			first = res.matrix
 		} else if !bytes.Equal(res.matrix, first) {

@@ -343,7 +343,14 @@ func (p *laProgram) eval(ctx *sql.Context, vals []any) (*laResult, error) {
 		ctx.GetLogger().Warnf("LA program for a SELECT does not parse, evaluating as written: %v", p.prepareErr)
 		return &laResult{fallback: true}, nil
 	}
-	res, err := p.prepared.Run(ctx, env, optimizer.DefaultOptions())
+	// The session's options, for its @@ml_device above all; the rule ran
+	// only because elimination is on.
+	opts, err := laOptions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts.RedundancyElimination = true
+	res, err := p.prepared.Run(ctx, env, opts)
 	selectStats.planned.Add(int64(res.Stats.Units))
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
