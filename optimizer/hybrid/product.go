@@ -112,6 +112,9 @@ type Step struct {
 	Reorganised    bool    // the column layout was reorganised after this step
 	Threshold      float64 // residual magnitude below which a unit was carried
 	Change         float64 // the loop's change norm that went into this step
+	// Sampled says ActiveFraction and EstIncremental were estimated from
+	// a sample of x, which showed incremental evaluation not worth a pass.
+	Sampled bool
 }
 
 // Product keeps y = M·x̂ current while x moves, where x̂ = x − r and the
@@ -301,6 +304,18 @@ func (p *Product) Step(d Delta) ([]float64, Step) {
 		// dropped enough, or often enough, for the answer to differ.
 		mode = ModeFull
 	}
+	if mode == ModeHybrid && p.regime != ModeIncremental {
+		// A comparison outside the incremental regime first looks at a
+		// sample of x: a whole pass (and, the first time, counting M's
+		// columns) costs a good part of a full product, and most
+		// comparisons early in a loop only confirm full evaluation.
+		if frac, est := p.sampledIncremental(d); est > sampleMargin*st.EstFull {
+			st.Compared, st.Sampled, st.ActiveFraction, st.EstIncremental = true, true, frac, est
+			p.regime = ModeFull
+			p.cmp.k, p.cmp.change, p.cmp.frac = p.k, d.Change, frac
+			mode = ModeFull
+		}
+	}
 	if mode == ModeFull {
 		p.full(d.Next)
 		if !p.rZero {
@@ -376,6 +391,56 @@ func (p *Product) learn(mode int, took time.Duration, est float64) {
 func (p *Product) estFull() float64 {
 	c := p.costs
 	return p.corr[0] * (c.GatherNNZ*float64(p.m.NNZ()*p.w) + c.GatherRow*float64(p.m.Rows))
+}
+
+// sampleUnits is about how many units sampledIncremental reads, and
+// sampleMargin how much dearer than full evaluation its estimate must be
+// for the comparison to stop there rather than make a whole pass.
+const (
+	sampleUnits  = 2048
+	sampleMargin = 0.9
+)
+
+// sampledIncremental estimates from every stride-th unit what a pass
+// would find in the full regime, where the residual is zero and a unit's
+// residual is its change: the active fraction under the budget and the
+// incremental estimate built from it, with the active units' entries and
+// touched blocks extrapolated as if active units were spread evenly.
+func (p *Product) sampledIncremental(d Delta) (frac, est float64) {
+	n, w := p.m.Cols, p.w
+	stride := max(1, n/sampleUnits)
+	h := &p.hist
+	clear(h.mass[:])
+	clear(h.count[:])
+	sampled := 0
+	for i := 0; i < n; i += stride {
+		var a, mass float64
+		for c := 0; c < w; c++ {
+			v := math.Abs(d.Next[i*w+c] - d.Prev[i*w+c] - d.Shift)
+			a = max(a, v)
+			mass += v
+		}
+		e := math.Float64bits(a) >> 52
+		h.mass[e] += mass
+		h.count[e]++
+		sampled++
+	}
+	scale := float64(n) / float64(sampled)
+	cut, carried := 1, h.mass[0]*scale
+	for ; cut < len(h.mass); cut++ {
+		if carried+h.mass[cut]*scale > d.Budget {
+			break
+		}
+		carried += h.mass[cut] * scale
+	}
+	active := 0.0
+	for e := cut; e < len(h.mass); e++ {
+		active += float64(h.count[e])
+	}
+	frac = active / float64(sampled)
+	blocks := float64(p.blocks())
+	touched := blocks * (1 - math.Pow(1-frac, float64(p.opt.BlockSize)))
+	return frac, p.estIncremental(int(frac*float64(p.m.NNZ())), int(math.Ceil(touched)), d.Shift != 0)
 }
 
 func (p *Product) estIncremental(activeNnz, touched int, shift bool) float64 {
