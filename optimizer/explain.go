@@ -186,7 +186,9 @@ func iterationRow(step, unit int, label string, st hybrid.Step) ExplainRow {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, iteration %d: ", label, st.Iteration)
-	if st.ActiveFraction >= 0 {
+	if st.ActiveFraction >= 0 && st.Sampled {
+		fmt.Fprintf(&b, "active about %.2f%% (sampled), ", 100*st.ActiveFraction)
+	} else if st.ActiveFraction >= 0 {
 		fmt.Fprintf(&b, "active %.2f%%, ", 100*st.ActiveFraction)
 	} else {
 		b.WriteString("active not measured, ")

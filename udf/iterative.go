@@ -116,13 +116,14 @@ var traceSchema = sql.Schema{
 	{Name: "mode", Type: types.LongText},
 	{Name: "compared", Type: types.Boolean},
 	{Name: "active_fraction", Type: types.Float64, Nullable: true},
-	{Name: "blocks_touched", Type: types.Int64},
+	{Name: "blocks_touched", Type: types.Int64, Nullable: true},
 	{Name: "blocks", Type: types.Int64},
-	{Name: "est_full_ms", Type: types.Float64},
+	{Name: "est_full_ms", Type: types.Float64, Nullable: true},
 	{Name: "est_incremental_ms", Type: types.Float64, Nullable: true},
 	{Name: "measured_ms", Type: types.Float64},
 	{Name: "change", Type: types.Float64},
 	{Name: "reorganised", Type: types.Boolean},
+	{Name: "sampled", Type: types.Boolean},
 }
 
 // traceLog keeps the traces of the last keepRuns calls, process-wide: run
@@ -172,9 +173,13 @@ func (t *traceLog) rows(*sql.Context) ([]sql.Row, error) {
 			if s.ActiveFraction >= 0 {
 				frac = s.ActiveFraction
 			}
+			var touched any
+			if s.BlocksTouched >= 0 {
+				touched = int64(s.BlocksTouched)
+			}
 			out = append(out, sql.Row{r.id, r.routine, int64(s.Iteration), s.Mode.String(), s.Compared, frac,
-				int64(s.BlocksTouched), int64(s.Blocks), ms(s.EstFull), ms(s.EstIncremental),
-				float64(s.Measured.Nanoseconds()) / 1e6, s.Change, s.Reorganised})
+				touched, int64(s.Blocks), ms(s.EstFull), ms(s.EstIncremental),
+				float64(s.Measured.Nanoseconds()) / 1e6, s.Change, s.Reorganised, s.Sampled})
 		}
 	}
 	return out, nil
