@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -19,39 +18,8 @@ import (
 // idx (id = the row's index in d), inserted in batched multi-row INSERTs.
 func loadRows(t testing.TB, s *server, name string, d *ml.Dataset, idx []int) {
 	t.Helper()
-	cols := append(append([]ml.Column(nil), d.Features...), *d.Target)
-	var b strings.Builder
-	b.WriteString("CREATE TABLE " + name + " (id BIGINT PRIMARY KEY")
-	for _, c := range cols {
-		typ := "DOUBLE"
-		if c.Kind == ml.Categorical {
-			typ = "VARCHAR(64)"
-		}
-		fmt.Fprintf(&b, ", `%s` %s", c.Name, typ)
-	}
-	b.WriteString(")")
-	s.exec(t, b.String())
-	for lo := 0; lo < len(idx); lo += 1000 {
-		b.Reset()
-		b.WriteString("INSERT INTO " + name + " VALUES ")
-		for k, i := range idx[lo:min(lo+1000, len(idx))] {
-			if k > 0 {
-				b.WriteString(",")
-			}
-			b.WriteString("(" + strconv.Itoa(i))
-			for _, c := range cols {
-				switch {
-				case c.IsNull(i):
-					b.WriteString(",NULL")
-				case c.Kind == ml.Categorical:
-					b.WriteString(",'" + strings.ReplaceAll(c.Str[i], "'", "''") + "'")
-				default:
-					b.WriteString("," + strconv.FormatFloat(c.Num[i], 'g', -1, 64))
-				}
-			}
-			b.WriteString(")")
-		}
-		s.exec(t, b.String())
+	for _, q := range refdata.TableSQL(name, d, idx) {
+		s.exec(t, q)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
@@ -228,41 +227,8 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 // load creates table name (id BIGINT PRIMARY KEY + d's columns) holding
 // d's rows idx, in multi-row INSERTs of 1000 rows.
 func load(db *sql.DB, name string, d *ml.Dataset, idx []int) error {
-	cols := append(append([]ml.Column(nil), d.Features...), *d.Target)
-	var b strings.Builder
-	b.WriteString("CREATE TABLE " + name + " (id BIGINT PRIMARY KEY")
-	for _, c := range cols {
-		typ := "DOUBLE"
-		if c.Kind == ml.Categorical {
-			typ = "VARCHAR(64)"
-		}
-		b.WriteString(", `" + c.Name + "` " + typ)
-	}
-	b.WriteString(")")
-	if _, err := db.Exec(b.String()); err != nil {
-		return err
-	}
-	for lo := 0; lo < len(idx); lo += 1000 {
-		b.Reset()
-		b.WriteString("INSERT INTO " + name + " VALUES ")
-		for k, i := range idx[lo:min(lo+1000, len(idx))] {
-			if k > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString("(" + strconv.Itoa(i))
-			for _, c := range cols {
-				switch {
-				case c.IsNull(i):
-					b.WriteString(",NULL")
-				case c.Kind == ml.Categorical:
-					b.WriteString(",'" + strings.ReplaceAll(c.Str[i], "'", "''") + "'")
-				default:
-					b.WriteString("," + strconv.FormatFloat(c.Num[i], 'g', -1, 64))
-				}
-			}
-			b.WriteByte(')')
-		}
-		if _, err := db.Exec(b.String()); err != nil {
+	for _, q := range refdata.TableSQL(name, d, idx) {
+		if _, err := db.Exec(q); err != nil {
 			return err
 		}
 	}
