@@ -15,7 +15,7 @@ package gpu
 // across cores here instead (bandedBLAS): OpenBLAS's own pool keeps its
 // workers spinning for a while after each call, which on a small machine
 // takes a core from the Go code between the many small products of an LA
-// loop (a HIGGS DFP run went from 6.1 to 4.6 ms with one thread), and a
+// loop (HIGGS DFP: 5.9 ms with two OpenBLAS threads, 4.6 ms with one), and a
 // server running several sessions' products at once is better served by
 // one thread per call than by pools contending for the same cores.
 
