@@ -24,9 +24,10 @@ import (
 // Detection is dynamic, on values: inside a loop, a two-factor product
 // whose left factor is sparse and identical (the same immutable value) to
 // the one of the previous evaluation, and whose right factor is a dense
-// variable, is routed; its first evaluation runs as written. LA_EXPLAIN also flags the products that have the
-// shape statically (a loop-invariant left factor, a right factor the loop
-// assigns), so the plan says what will be routed before it runs.
+// variable, is routed; its first evaluation runs as written. LA_EXPLAIN
+// also flags the products that have the shape statically (a
+// loop-invariant left factor, a right factor the loop assigns), so the
+// plan says what will be routed before it runs.
 
 // loopRun is one execution of a loop: the routed products' states live as
 // long as it does.
@@ -49,8 +50,7 @@ type iterState struct {
 	prev  []float64 // the right factor at the last evaluation
 	label string
 	steps []hybrid.Step
-	rate  float64 // smoothed decay of the change, for Remaining
-	last  float64
+	decay hybrid.Decay
 }
 
 // IterTrace is one routed product's per-iteration record, as LA_EXPLAIN
@@ -115,36 +115,24 @@ func (in *interp) iterate(run *loopRun, n *pnode, ops []operand) (*matrix.Matrix
 	for i, v := range xv {
 		change += math.Abs(v - st.prev[i])
 	}
-	if st.last > 0 && change > 0 {
-		r := min(change/st.last, 0.999)
-		if st.rate == 0 {
-			st.rate = r
-		} else {
-			st.rate = 0.5*st.rate + 0.5*r
-		}
-	}
-	st.last = change
+	st.decay.Observe(change)
 	y, step := st.prod.Step(hybrid.Delta{
 		Prev: st.prev, Next: xv, Shift: commonShift(st.prev, xv),
-		Budget: max(in.opts.IterationResidual, in.opts.IterationBudget*change), Change: change, Remaining: in.remaining(run, st)})
+		Budget: max(in.opts.IterationResidual, in.opts.IterationBudget*change), Change: change, Remaining: in.remaining(run, st, change)})
 	step.Change = change
 	st.record(step)
 	copy(st.prev, xv)
 	return matrix.NewDense(m.Rows(), x.Cols(), slices.Clone(y))
 }
 
-// remaining estimates the iterations left: from the change's decay rate
-// when it has one (to a change a millionth of the current one), else
-// from the loop's estimate.
-func (in *interp) remaining(run *loopRun, st *iterState) int {
+// remaining estimates the iterations left: the loop's estimate, or fewer
+// when the change decays to a millionth of its current size sooner.
+func (in *interp) remaining(run *loopRun, st *iterState, change float64) int {
 	left := 100
 	if run.unit != nil {
 		left = max(int(run.unit.iters)-run.iteration, 1)
 	}
-	if st.rate > 0 && st.rate < 1 {
-		left = min(left, int(math.Ceil(math.Log(1e-6)/math.Log(st.rate))))
-	}
-	return max(left, 1)
+	return max(st.decay.Remaining(1e-6*change, left), 1)
 }
 
 // commonShift estimates the part of next−prev shared by every entry (a

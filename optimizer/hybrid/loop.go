@@ -3,7 +3,6 @@ package hybrid
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -75,7 +74,7 @@ func (l *Loop) Run(ctx context.Context, mode Mode) (Result, error) {
 	next := make([]float64, len(x))
 	var res Result
 	y, st := p.Start(x)
-	var rate, prevChange float64
+	var decay Decay
 	for k := 1; ; k++ {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
@@ -97,22 +96,8 @@ func (l *Loop) Run(ctx context.Context, mode Mode) (Result, error) {
 		if k >= l.MaxIterations {
 			break
 		}
-		if prevChange > 0 && change > 0 {
-			r := min(change/prevChange, 0.999)
-			if rate == 0 {
-				rate = r
-			} else {
-				rate = 0.5*rate + 0.5*r
-			}
-		}
-		prevChange = change
-		remaining := l.MaxIterations - k
-		if rate > 0 && l.Tolerance > 0 {
-			est := math.Log(l.Tolerance/change) / math.Log(rate)
-			if est >= 0 && est < float64(remaining) {
-				remaining = int(math.Ceil(est))
-			}
-		}
+		decay.Observe(change)
+		remaining := decay.Remaining(l.Tolerance, l.MaxIterations-k)
 		y, st = p.Step(Delta{Prev: next, Next: x, Shift: shift, Budget: max(l.ResidualBudget, l.Relative*change), Change: change, Remaining: remaining})
 	}
 	res.X = x
