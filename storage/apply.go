@@ -17,7 +17,7 @@ func (s *Store) Apply(index uint64, c *Command) error {
 	ddl := false
 	for i := range c.Ops {
 		switch c.Ops[i].Kind {
-		case OpInsert, OpDelete, OpSetAutoInc:
+		case OpInsert, OpAppend, OpDelete, OpSetAutoInc:
 		default:
 			ddl = true
 		}
@@ -70,25 +70,12 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 	u.touch(t)
 	switch op.Kind {
 	case OpInsert:
-		keyless := t.primary == nil
-		if keyless && len(op.RowIDs) != len(op.Rows) {
-			return fmt.Errorf("%w: keyless insert into %s needs one row id per row", ErrBadValue, t.name)
+		return t.insertRows(op.Rows, op.RowIDs, u)
+	case OpAppend:
+		if op.Batch == nil {
+			return fmt.Errorf("%w: append to %s without a batch", ErrBadValue, t.name)
 		}
-		for i, r := range op.Rows {
-			var rid uint64
-			if keyless {
-				rid = op.RowIDs[i]
-			}
-			id := t.identity(r, rid)
-			if err := t.checkInsert(r, id); err != nil {
-				return err
-			}
-			t.insert(r, id)
-			if keyless && rid >= t.nextRowID {
-				t.nextRowID = rid + 1
-			}
-			u.steps = append(u.steps, func() { t.delete(id) })
-		}
+		return t.appendRecord(op.Batch, op.RowIDs, u)
 	case OpDelete:
 		for i, id := range op.Keys {
 			l, ok := t.locs[id]
@@ -117,6 +104,30 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 			}
 		}
 		t.autoInc = next
+	}
+	return nil
+}
+
+// insertRows inserts rows one by one; rowIDs are the keyless rows' ids.
+func (t *Table) insertRows(rows []Row, rowIDs []uint64, u *undo) error {
+	keyless := t.primary == nil
+	if keyless && len(rowIDs) != len(rows) {
+		return fmt.Errorf("%w: keyless insert into %s needs one row id per row", ErrBadValue, t.name)
+	}
+	for i, r := range rows {
+		var rid uint64
+		if keyless {
+			rid = rowIDs[i]
+		}
+		id := t.identity(r, rid)
+		if err := t.checkInsert(r, id); err != nil {
+			return err
+		}
+		t.insert(r, id)
+		if keyless && rid >= t.nextRowID {
+			t.nextRowID = rid + 1
+		}
+		u.steps = append(u.steps, func() { t.delete(id) })
 	}
 	return nil
 }

@@ -149,12 +149,21 @@ func (d *decoder) raw(n int) []byte {
 }
 
 func (d *decoder) bytes() []byte {
+	b := d.view()
+	if d.err != nil {
+		return nil
+	}
+	return append([]byte{}, b...)
+}
+
+// view is bytes without the copy: the result aliases the input.
+func (d *decoder) view() []byte {
 	n := d.uvarint()
 	if d.err != nil || n > uint64(len(d.buf)) {
 		d.fail("truncated bytes")
 		return nil
 	}
-	return append([]byte{}, d.raw(int(n))...)
+	return d.raw(int(n))
 }
 
 func (d *decoder) string() string {

@@ -1,6 +1,10 @@
 package storage
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
 
 // OpKind names one change inside a Command.
 type OpKind uint8
@@ -25,6 +29,7 @@ const (
 	OpPutMeta      // Name: key, Blob: value; per-database metadata such as view definitions
 	OpDeleteMeta   // Name: key
 	OpModifyColumn // Column replaces the column Name, Position (-1 keeps it) moves it; Rows/Keys carry every converted row by identity
+	OpAppend       // Batch (ArrowSchema's layout; RowIDs parallel to its rows for keyless tables); the same change as OpInsert of its rows
 )
 
 // Op is one change. Fields not used by its Kind are zero.
@@ -45,6 +50,7 @@ type Op struct {
 	Keys     []string
 	AutoInc  uint64
 	Blob     []byte
+	Batch    arrow.RecordBatch
 }
 
 // Command is the unit of replication: a transaction's changes, applied
@@ -54,13 +60,24 @@ type Command struct {
 }
 
 // commandVersion is the first byte of an encoded command. It only moves
-// forward; decoders reject versions they do not know.
-const commandVersion = 1
+// forward; decoders reject versions they do not know. Version 2 added
+// OpAppend; a command without one is still written as version 1, so
+// nodes that know only version 1 can apply it.
+const (
+	commandVersion       = 2
+	commandVersionBefore = 1
+)
 
 // EncodeCommand serialises a command for the log (docs/format/command.md).
 func EncodeCommand(c *Command) []byte {
 	e := encoder{buf: make([]byte, 0, 64)}
-	e.byte(commandVersion)
+	version := byte(commandVersionBefore)
+	for i := range c.Ops {
+		if c.Ops[i].Kind == OpAppend {
+			version = commandVersion
+		}
+	}
+	e.byte(version)
 	e.uvarint(uint64(len(c.Ops)))
 	for i := range c.Ops {
 		op := &c.Ops[i]
@@ -109,6 +126,12 @@ func EncodeCommand(c *Command) []byte {
 			for _, id := range op.RowIDs {
 				e.uvarint(id)
 			}
+		case OpAppend:
+			e.bytes(encodeRecord(op.Batch))
+			e.uvarint(uint64(len(op.RowIDs)))
+			for _, id := range op.RowIDs {
+				e.uvarint(id)
+			}
 		case OpDelete:
 			e.uvarint(uint64(len(op.Keys)))
 			for _, k := range op.Keys {
@@ -138,8 +161,9 @@ func EncodeCommand(c *Command) []byte {
 // ErrCorrupt, never a panic.
 func DecodeCommand(b []byte) (*Command, error) {
 	d := decoder{buf: b}
-	if v := d.byte(); d.err == nil && v != commandVersion {
-		return nil, fmt.Errorf("%w: command version %d", ErrFormatVersion, v)
+	version := d.byte()
+	if d.err == nil && version != commandVersion && version != commandVersionBefore {
+		return nil, fmt.Errorf("%w: command version %d", ErrFormatVersion, version)
 	}
 	n := d.count(3)
 	c := &Command{Ops: make([]Op, 0, n)}
@@ -189,6 +213,24 @@ func DecodeCommand(b []byte) (*Command, error) {
 				op.Rows = append(op.Rows, d.row())
 			}
 			m = d.count(1)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.RowIDs = append(op.RowIDs, d.uvarint())
+			}
+		case OpAppend:
+			if version < commandVersion {
+				d.fail(fmt.Sprintf("op kind %d in a version %d command", op.Kind, version))
+				break
+			}
+			raw := d.view()
+			if d.err == nil {
+				rec, err := decodeRecord(raw)
+				if err != nil {
+					d.err = err
+					break
+				}
+				op.Batch = rec
+			}
+			m := d.count(1)
 			for j := 0; j < m && d.err == nil; j++ {
 				op.RowIDs = append(op.RowIDs, d.uvarint())
 			}

@@ -126,7 +126,10 @@ func (x *index) key(r Row) []any {
 	return vals
 }
 
-func (x *index) insert(r Row, id string) { x.tree.ReplaceOrInsert(indexEntry{vals: x.key(r), id: id}) }
+func (x *index) insert(r Row, id string) { x.insertVals(x.key(r), id) }
+func (x *index) insertVals(vals []any, id string) {
+	x.tree.ReplaceOrInsert(indexEntry{vals: vals, id: id})
+}
 func (x *index) remove(r Row, id string) { x.tree.Delete(indexEntry{vals: x.key(r), id: id}) }
 
 // conflict returns the identity of a row other than self whose key equals

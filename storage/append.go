@@ -1,0 +1,399 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// appendTailRows is the share of a partition below which an appended batch
+// goes to the partition's tail as rows rather than becoming a sealed batch
+// of its own, so that many small appends do not leave many tiny batches.
+const appendTailRows = 256
+
+// ArrowSchema is the Arrow schema of a table's stored batches: one field
+// per column, in order, of the Arrow type that holds the column's kind. An
+// OpAppend batch must have exactly these field types.
+func ArrowSchema(s *Schema) *arrow.Schema { return arrowSchema(s) }
+
+// NewColumnBuilder returns an Arrow builder for values of kind k, as
+// ArrowSchema lays them out. AppendValue adds storage values to it.
+func NewColumnBuilder(k Kind) array.Builder {
+	return array.NewBuilder(memory.DefaultAllocator, arrowType(k))
+}
+
+// AppendValue appends one storage value (nil for NULL) to a builder made by
+// NewColumnBuilder for the value's kind; a value of another kind panics.
+func AppendValue(b array.Builder, v any) { appendColumn(b, []Row{{v}}, 0) }
+
+// ScanRecords calls fn with the live rows of a table as Arrow record
+// batches of ArrowSchema's layout, seen at one instant as ScanTable sees
+// them and in the same order. A batch is valid only during its call; fn
+// must copy what it keeps (Retain is not enough for batches with deleted
+// rows, which are built for the call).
+func (s *Store) ScanRecords(ctx context.Context, db, table string, fn func(rec arrow.RecordBatch) error) error {
+	s.mu.RLock()
+	t, err := s.table(db, table)
+	if err != nil {
+		s.mu.RUnlock()
+		return err
+	}
+	sch := t.asch
+	cursors := make([]*Cursor, partitionCount)
+	for i := range cursors {
+		cursors[i] = t.cursor(i)
+	}
+	s.mu.RUnlock()
+	defer func() {
+		for _, c := range cursors {
+			c.Close()
+		}
+	}()
+	for _, c := range cursors {
+		for _, v := range c.batches {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rec := v.b.rec
+			if v.deleted != nil {
+				live := make([]int, 0, len(v.b.ids))
+				for i := range v.b.ids {
+					if !isSet(v.deleted, i) {
+						live = append(live, i)
+					}
+				}
+				if len(live) == 0 {
+					continue
+				}
+				rec = takeRecord(sch, v.b.cols, live)
+			}
+			err := fn(rec)
+			if v.deleted != nil {
+				rec.Release()
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if len(c.tail) > 0 {
+			rec := buildRecord(memory.DefaultAllocator, sch, c.tail)
+			err := fn(rec)
+			rec.Release()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// takeRecord copies the rows at idx of a batch's columns into a new batch.
+func takeRecord(sch *arrow.Schema, cols []arrow.Array, idx []int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	for c, f := range b.Fields() {
+		f.Reserve(len(idx))
+		takeColumn(f, cols[c], idx)
+	}
+	return b.NewRecordBatch()
+}
+
+func takeColumn(f array.Builder, a arrow.Array, idx []int) {
+	switch fb := f.(type) {
+	case *array.Int64Builder:
+		take(fb, a.(*array.Int64), idx)
+	case *array.Uint64Builder:
+		take(fb, a.(*array.Uint64), idx)
+	case *array.Float32Builder:
+		take(fb, a.(*array.Float32), idx)
+	case *array.Float64Builder:
+		take(fb, a.(*array.Float64), idx)
+	case *array.LargeStringBuilder:
+		take(fb, a.(*array.LargeString), idx)
+	case *array.BinaryBuilder:
+		take(fb, a.(*array.LargeBinary), idx)
+	case *array.TimestampBuilder:
+		take(fb, a.(*array.Timestamp), idx)
+	default:
+		panic(fmt.Sprintf("storage: no take for builder %T", f))
+	}
+}
+
+// take appends the values of src at idx to dst, NULLs included.
+func take[T any](dst interface {
+	Append(T)
+	AppendNull()
+}, src interface {
+	IsNull(int) bool
+	Value(int) T
+}, idx []int) {
+	for _, i := range idx {
+		if src.IsNull(i) {
+			dst.AppendNull()
+		} else {
+			dst.Append(src.Value(i))
+		}
+	}
+}
+
+// checkRecord reports why a batch cannot be appended to t: a column count
+// or Arrow type other than ArrowSchema's, or a NULL in a NOT NULL column.
+func (t *Table) checkRecord(rec arrow.RecordBatch) error {
+	if int(rec.NumCols()) != len(t.schema.Columns) {
+		return fmt.Errorf("%w: table %q has %d columns, batch has %d", ErrBadValue, t.name, len(t.schema.Columns), rec.NumCols())
+	}
+	for i, c := range t.schema.Columns {
+		a := rec.Column(i)
+		if !arrow.TypeEqual(a.DataType(), t.asch.Field(i).Type) {
+			return fmt.Errorf("%w: column %q of kind %v got Arrow %v", ErrBadValue, c.Name, c.Kind, a.DataType())
+		}
+		if !c.Nullable && a.NullN() > 0 {
+			return fmt.Errorf("%w: column %q", ErrNotNull, c.Name)
+		}
+	}
+	return nil
+}
+
+// appendable says whether an appended batch can skip the per-row insert
+// path: duplicates must be found by identity alone, which holds for
+// keyless tables and exact primary keys without other unique indexes.
+func (t *Table) appendable() bool {
+	if t.primary != nil && !t.exactKey {
+		return false
+	}
+	for _, x := range t.indexes {
+		if x.unique {
+			return false
+		}
+	}
+	return true
+}
+
+// recordRows boxes every row of a batch.
+func recordRows(rec arrow.RecordBatch) []Row {
+	cols := rec.Columns()
+	rows := make([]Row, rec.NumRows())
+	for i := range rows {
+		r := make(Row, len(cols))
+		for c, a := range cols {
+			r[c] = columnValue(a, i)
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// appendRecord applies an OpAppend: the same change as inserting the
+// batch's rows one by one, without boxing them. Rows become sealed batches
+// of their partitions (small shares go to the tails) and are then entered
+// in the indexes. Nothing changes when it fails.
+func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo) error {
+	if err := t.checkRecord(rec); err != nil {
+		return err
+	}
+	n := int(rec.NumRows())
+	keyless := t.primary == nil
+	if keyless && len(rowIDs) != n {
+		return fmt.Errorf("%w: keyless append to %s needs one row id per row", ErrBadValue, t.name)
+	}
+	if !t.appendable() {
+		return t.insertRows(recordRows(rec), rowIDs, u)
+	}
+	cols := rec.Columns()
+	ids := make([]string, n)
+	seen := make(map[string]struct{}, n)
+	var key []any
+	if !keyless {
+		key = make([]any, len(t.primary.cols))
+	}
+	for i := range ids {
+		if keyless {
+			ids[i] = t.identity(nil, rowIDs[i])
+		} else {
+			for k, c := range t.primary.cols {
+				key[k] = columnValue(cols[c], i)
+			}
+			ids[i] = EncodeKey(key)
+		}
+		_, stored := t.locs[ids[i]]
+		_, twice := seen[ids[i]]
+		if stored || twice {
+			return &DuplicateError{Index: "PRIMARY", Key: t.keyString(t.primary, rowAt(cols, i)), Existing: ids[i]}
+		}
+		seen[ids[i]] = struct{}{}
+	}
+	var parts [partitionCount][]int
+	for i, id := range ids {
+		pi := partitionOf(id)
+		parts[pi] = append(parts[pi], i)
+	}
+	for pi, idx := range parts {
+		switch {
+		case len(idx) == 0:
+		case len(idx) < appendTailRows:
+			for _, i := range idx {
+				t.insert(rowAt(cols, i), ids[i])
+			}
+		default:
+			pids := make([]string, len(idx))
+			for k, i := range idx {
+				pids[k] = ids[i]
+			}
+			t.appendBatch(pi, takeRecord(t.asch, cols, idx), pids)
+			for _, i := range idx {
+				t.registerAt(cols, i, ids[i])
+			}
+		}
+	}
+	if keyless {
+		for _, rid := range rowIDs {
+			if rid >= t.nextRowID {
+				t.nextRowID = rid + 1
+			}
+		}
+	}
+	u.steps = append(u.steps, func() {
+		for _, id := range ids {
+			t.delete(id)
+		}
+	})
+	return nil
+}
+
+// rowAt boxes row i of a batch's columns.
+func rowAt(cols []arrow.Array, i int) Row {
+	r := make(Row, len(cols))
+	for c, a := range cols {
+		r[c] = columnValue(a, i)
+	}
+	return r
+}
+
+// registerAt is register for row i of a batch already placed in a
+// partition: only the columns the indexes and counters need are boxed.
+func (t *Table) registerAt(cols []arrow.Array, i int, id string) {
+	if t.primary == nil {
+		r := rowAt(cols, i)
+		ck := EncodeKey(r)
+		t.content[ck] = append(t.content[ck], id)
+	} else {
+		t.primary.insertVals(valsAt(cols, t.primary.cols, i), id)
+	}
+	for _, x := range t.indexes {
+		x.insertVals(valsAt(cols, x.cols, i), id)
+	}
+	if t.autoCol >= 0 {
+		if n, ok := autoValue(columnValue(cols[t.autoCol], i)); ok && n >= t.autoInc && n < ^uint64(0) {
+			t.autoInc = n + 1
+		}
+	}
+	t.nrows++
+}
+
+func valsAt(cols []arrow.Array, ords []int, i int) []any {
+	vals := make([]any, len(ords))
+	for k, c := range ords {
+		vals[k] = columnValue(cols[c], i)
+	}
+	return vals
+}
+
+// encodeRecord writes a batch as an Arrow IPC stream (schema, then the one
+// batch).
+func encodeRecord(rec arrow.RecordBatch) []byte {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
+	if err := w.Write(rec); err != nil {
+		panic(fmt.Sprintf("storage: encode batch: %v", err))
+	}
+	if err := w.Close(); err != nil {
+		panic(fmt.Sprintf("storage: encode batch: %v", err))
+	}
+	return buf.Bytes()
+}
+
+// decodeRecord reads what encodeRecord wrote. Malformed input is an error,
+// never a panic, and so is a stream holding other than one batch.
+func decodeRecord(b []byte) (rec arrow.RecordBatch, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, err = nil, fmt.Errorf("%w: batch: %v", ErrCorrupt, p)
+		}
+	}()
+	r, err := ipc.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%w: batch: %v", ErrCorrupt, err)
+	}
+	defer r.Release()
+	if !r.Next() {
+		return nil, fmt.Errorf("%w: batch: no record: %v", ErrCorrupt, r.Err())
+	}
+	rec = r.RecordBatch()
+	rec.Retain()
+	if r.Next() {
+		rec.Release()
+		return nil, fmt.Errorf("%w: batch: more than one record", ErrCorrupt)
+	}
+	for i, a := range rec.Columns() {
+		if a.Len() != int(rec.NumRows()) {
+			rec.Release()
+			return nil, fmt.Errorf("%w: batch: column %d has %d rows of %d", ErrCorrupt, i, a.Len(), rec.NumRows())
+		}
+		if err := validateArray(a); err != nil {
+			rec.Release()
+			return nil, fmt.Errorf("%w: batch: column %d: %v", ErrCorrupt, i, err)
+		}
+	}
+	return rec, nil
+}
+
+// validateArray checks the buffers of the array kinds storage uses against
+// their length, so reading a value cannot run past them. Strings are not
+// required to be UTF-8, as the row path does not require it either.
+func validateArray(a arrow.Array) error {
+	var offsets []int64
+	switch x := a.(type) {
+	case *array.LargeString:
+		if err := x.Validate(); err != nil {
+			return err
+		}
+		offsets = x.ValueOffsets()
+	case *array.LargeBinary:
+		if err := x.Validate(); err != nil {
+			return err
+		}
+		offsets = x.ValueOffsets()
+	}
+	if offsets != nil {
+		for i := 1; i < len(offsets); i++ {
+			if offsets[i] < offsets[i-1] || offsets[i-1] < 0 {
+				return fmt.Errorf("offsets decrease at %d", i)
+			}
+		}
+		return nil
+	}
+	d := a.Data()
+	width := 0
+	switch a.DataType().ID() {
+	case arrow.INT64, arrow.UINT64, arrow.FLOAT64, arrow.TIMESTAMP:
+		width = 8
+	case arrow.FLOAT32:
+		width = 4
+	default:
+		return fmt.Errorf("unexpected type %v", a.DataType())
+	}
+	bufs := d.Buffers()
+	end := d.Offset() + d.Len()
+	if len(bufs) < 2 || bufs[1] == nil || bufs[1].Len() < end*width {
+		return fmt.Errorf("value buffer too short")
+	}
+	if d.NullN() > 0 && (bufs[0] == nil || bufs[0].Len()*8 < end) {
+		return fmt.Errorf("validity buffer too short")
+	}
+	return nil
+}

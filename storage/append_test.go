@@ -1,0 +1,230 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// viaLog returns ops as the log hands them to a follower: encoded and
+// decoded.
+func viaLog(t *testing.T, ops ...Op) *Command {
+	t.Helper()
+	c, err := DecodeCommand(EncodeCommand(&Command{Ops: ops}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func contents(t *testing.T, s *Store, table string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for id, r := range scanAll(t, s, "d", table) {
+		out[id] = EncodeKey(r)
+	}
+	return out
+}
+
+// appendTables creates the same three tables in a store: one whose appends
+// take the columnar path (integer key, plain secondary index), one that
+// falls back to rows (a unique secondary index), and one without a key.
+func appendTables(t *testing.T) *Store {
+	s := newTestStore(t) // d.t: unique index on score, the row path
+	mustApply(t, s, Op{Kind: OpCreateTable, DB: "d", Table: "fast", Schema: testSchema(),
+		Indexes: []*IndexDef{{Name: "by_name", Columns: []string{"name"}}}})
+	keyless := testSchema()
+	keyless.PK = nil
+	keyless.Columns[0].Meta = ""
+	mustApply(t, s, Op{Kind: OpCreateTable, DB: "d", Table: "keyless", Schema: keyless})
+	return s
+}
+
+func testRows(from, to int64) []Row {
+	var rows []Row
+	for i := from; i <= to; i++ {
+		r := row(i, fmt.Sprintf("n%03d", i%50), float64(i))
+		if i%7 == 0 {
+			r[1], r[3], r[4] = nil, nil, nil
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func recordOf(rows []Row) arrow.RecordBatch {
+	return buildRecord(memory.DefaultAllocator, arrowSchema(testSchema()), rows)
+}
+
+func TestAppendMatchesInsert(t *testing.T) {
+	byRows, byBatch := appendTables(t), appendTables(t)
+	var next uint64 = 1
+	for _, span := range [][2]int64{{1, 10}, {11, 5000}, {5001, 5003}, {5004, 9000}} {
+		rows := testRows(span[0], span[1])
+		ids := make([]uint64, len(rows))
+		for i := range ids {
+			ids[i] = next
+			next++
+		}
+		for _, table := range []string{"t", "fast", "keyless"} {
+			var rids []uint64
+			if table == "keyless" {
+				rids = ids
+			}
+			mustApply(t, byRows, Op{Kind: OpInsert, DB: "d", Table: table, Rows: rows, RowIDs: rids})
+			c := viaLog(t, Op{Kind: OpAppend, DB: "d", Table: table, Batch: recordOf(rows), RowIDs: rids})
+			if err := byBatch.Apply(0, c); err != nil {
+				t.Fatalf("%s %v: %v", table, span, err)
+			}
+		}
+	}
+	for _, table := range []string{"t", "fast", "keyless"} {
+		want, got := contents(t, byRows, table), contents(t, byBatch, table)
+		if len(got) != len(want) || len(got) != 9000 {
+			t.Fatalf("%s: %d rows appended, %d inserted", table, len(got), len(want))
+		}
+		for id, r := range want {
+			if got[id] != r {
+				t.Fatalf("%s: row %q differs", table, id)
+			}
+		}
+		wi, _ := byRows.Table("d", table)
+		gi, _ := byBatch.Table("d", table)
+		if wi.Rows != gi.Rows || wi.AutoInc != gi.AutoInc {
+			t.Fatalf("%s: rows/auto-increment %d/%d appended, %d/%d inserted", table, gi.Rows, gi.AutoInc, wi.Rows, wi.AutoInc)
+		}
+	}
+	next1, _ := byBatch.AllocRowIDs("d", "keyless", 1)
+	next2, _ := byRows.AllocRowIDs("d", "keyless", 1)
+	if next1 != next2 || next1 != next {
+		t.Fatalf("next row id %d appended, %d inserted, want %d", next1, next2, next)
+	}
+	// The secondary index finds the appended rows.
+	r := Range{{Cut{CutBelow, "n007"}, Cut{CutAbove, "n007"}}}
+	want, _, _ := byRows.Lookup("d", "fast", "by_name", []Range{r})
+	got, _, err := byBatch.Lookup("d", "fast", "by_name", []Range{r})
+	if err != nil || len(got) != len(want) || len(got) == 0 {
+		t.Fatalf("index lookup: %d rows appended, %d inserted (%v)", len(got), len(want), err)
+	}
+	// Deleting appended rows works and compacts as usual.
+	var keys []string
+	for i := int64(1); i <= 9000; i += 2 {
+		keys = append(keys, EncodeKey([]any{i}))
+	}
+	mustApply(t, byBatch, Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: keys})
+	if n := len(scanAll(t, byBatch, "d", "fast")); n != 4500 {
+		t.Fatalf("after deleting half: %d rows", n)
+	}
+}
+
+func TestAppendFailuresChangeNothing(t *testing.T) {
+	s := appendTables(t)
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(testRows(1, 1000))})
+	before := contents(t, s, "fast")
+	wrongKind := testSchema()
+	wrongKind.Columns[2].Kind = KindInt64
+	nullRow := testRows(3000, 3000)
+	nullRow[0][0] = nil
+	cases := []struct {
+		name string
+		ops  []Op
+		want error
+	}{
+		{"stored key", []Op{{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(testRows(990, 2000))}}, ErrDuplicateKey},
+		{"key twice in the batch", []Op{{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(append(testRows(2000, 2500), testRows(2100, 2100)...))}}, ErrDuplicateKey},
+		{"after an insert in the same command", []Op{
+			{Kind: OpInsert, DB: "d", Table: "fast", Rows: testRows(5000, 5010)},
+			{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(testRows(6000, 7000))},
+			{Kind: OpInsert, DB: "d", Table: "fast", Rows: testRows(1, 1)},
+		}, ErrDuplicateKey},
+		{"wrong column type", []Op{{Kind: OpAppend, DB: "d", Table: "fast",
+			Batch: buildRecord(memory.DefaultAllocator, arrowSchema(wrongKind), []Row{{int64(4000), "x", int64(1), nil, nil}})}}, ErrBadValue},
+		{"NULL key", []Op{{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(nullRow)}}, ErrNotNull},
+		{"keyless without row ids", []Op{{Kind: OpAppend, DB: "d", Table: "keyless", Batch: recordOf(testRows(1, 10))}}, ErrBadValue},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := s.Apply(0, viaLog(t, c.ops...))
+			if !errors.Is(err, c.want) {
+				t.Fatalf("got %v, want %v", err, c.want)
+			}
+			after := contents(t, s, "fast")
+			if len(after) != len(before) {
+				t.Fatalf("%d rows after a failed command, %d before", len(after), len(before))
+			}
+			for id, r := range before {
+				if after[id] != r {
+					t.Fatalf("row %q changed", id)
+				}
+			}
+		})
+	}
+	if info, _ := s.Table("d", "fast"); info.AutoInc != 1001 {
+		t.Fatalf("auto-increment moved to %d by failed commands", info.AutoInc)
+	}
+}
+
+func TestAppendCommandVersions(t *testing.T) {
+	rows := EncodeCommand(&Command{Ops: []Op{{Kind: OpInsert, DB: "d", Table: "t", Rows: testRows(1, 2)}}})
+	if rows[0] != commandVersionBefore {
+		t.Fatalf("a command without an append is written as version %d", rows[0])
+	}
+	b := EncodeCommand(&Command{Ops: []Op{{Kind: OpAppend, DB: "d", Table: "t", Batch: recordOf(testRows(1, 20)), RowIDs: []uint64{7}}}})
+	if b[0] != commandVersion {
+		t.Fatalf("an append is written as version %d", b[0])
+	}
+	c, err := DecodeCommand(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Ops[0].Batch.NumRows() != 20 || len(c.Ops[0].RowIDs) != 1 {
+		t.Fatalf("decoded %d rows, %d row ids", c.Ops[0].Batch.NumRows(), len(c.Ops[0].RowIDs))
+	}
+	for i := range b {
+		if _, err := DecodeCommand(b[:i]); err == nil {
+			t.Fatalf("truncated at %d decoded", i)
+		}
+	}
+	old := append([]byte{commandVersionBefore}, b[1:]...)
+	if _, err := DecodeCommand(old); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("an append in a version 1 command: %v", err)
+	}
+}
+
+func TestScanRecordsSeesLiveRows(t *testing.T) {
+	s := appendTables(t)
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: testRows(1, 3*sealRows*partitionCount+100)})
+	var keys []string
+	for i := int64(1); i <= 3*sealRows*partitionCount; i += 5 {
+		keys = append(keys, EncodeKey([]any{i}))
+	}
+	mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: keys})
+	want := map[string]bool{}
+	for _, r := range scanAll(t, s, "d", "fast") {
+		want[EncodeKey(r)] = true
+	}
+	got := 0
+	err := s.ScanRecords(context.Background(), "d", "fast", func(rec arrow.RecordBatch) error {
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if !want[EncodeKey(rowAt(rec.Columns(), i))] {
+				t.Fatalf("row %v is not live", rowAt(rec.Columns(), i))
+			}
+			got++
+		}
+		return nil
+	})
+	if err != nil || got != len(want) {
+		t.Fatalf("scanned %d rows of %d (%v)", got, len(want), err)
+	}
+	stop := errors.New("stop")
+	if err := s.ScanRecords(context.Background(), "d", "fast", func(arrow.RecordBatch) error { return stop }); err != stop {
+		t.Fatalf("fn's error: %v", err)
+	}
+	if err := s.ScanRecords(context.Background(), "d", "nope", nil); !errors.Is(err, ErrTableNotFound) {
+		t.Fatalf("unknown table: %v", err)
+	}
+}
