@@ -1,11 +1,17 @@
 package sqlext
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -13,6 +19,116 @@ import (
 // bulkChunkRows bounds one log command written by BulkInsert, so no single
 // Raft entry grows past a few tens of megabytes.
 const bulkChunkRows = 4096
+
+// bulkTarget resolves the table a bulk write fills, checks the caller's
+// INSERT privilege and finds its AUTO_INCREMENT column (-1 without one).
+func (p *Provider) bulkTarget(ctx *sql.Context, db, table string) (*storage.TableInfo, *Table, int, error) {
+	info, err := p.store.Table(db, table)
+	if err != nil {
+		return nil, nil, 0, translateStorage(err)
+	}
+	if p.mysqlDB != nil && p.mysqlDB.Enabled() &&
+		!p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
+			sql.PrivilegeCheckSubject{Database: info.DB, Table: info.Name}, sql.PrivilegeType_Insert)) {
+		return nil, nil, 0, sql.ErrTableAccessDeniedForUser.New(ctx.Session.Client().User, info.Name)
+	}
+	t, err := p.newTable(ctx, info)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	auto := -1
+	for i, c := range t.sch.Schema {
+		if c.AutoIncrement {
+			auto = i
+		}
+	}
+	return info, t, auto, nil
+}
+
+// pipeline commits log commands while its caller prepares the next: the
+// log write and the state machine's apply overlap the caller's work. With
+// depth 1, commands are proposed one after another, so they apply in
+// order; with more, up to depth are in flight at once, so the log can
+// write one while the state machine applies another, and their order is
+// not kept.
+type pipeline struct {
+	p      *Provider
+	ctx    *sql.Context
+	depth  int
+	total  int64
+	n      int // commands in flight
+	err    error
+	result chan proposed
+}
+
+type proposed struct {
+	rows int64
+	err  error
+}
+
+func newPipeline(p *Provider, ctx *sql.Context, depth int) *pipeline {
+	return &pipeline{p: p, ctx: ctx, depth: depth, result: make(chan proposed, depth)}
+}
+
+// waitOne blocks until one command in flight has committed, and returns
+// the first failure so far.
+func (l *pipeline) waitOne() error {
+	r := <-l.result
+	l.n--
+	if r.err == nil {
+		l.total += r.rows
+	} else if l.err == nil {
+		l.err = r.err
+	}
+	return l.err
+}
+
+// submit proposes op, which writes rows rows, in the background once fewer
+// than depth commands are in flight; done runs once it has committed.
+func (l *pipeline) submit(op storage.Op, rows int64, done func()) error {
+	for l.n >= l.depth {
+		if err := l.waitOne(); err != nil {
+			return err
+		}
+	}
+	if l.err != nil {
+		return l.err
+	}
+	l.n++
+	go func() {
+		err := l.p.propose(l.ctx, op)
+		if done != nil {
+			done()
+		}
+		l.result <- proposed{rows, err}
+	}()
+	return l.ctx.Err()
+}
+
+// finish waits for every command in flight even after an error, so that
+// nothing is still being written when the caller cleans up.
+func (l *pipeline) finish(err error) (int64, error) {
+	for l.n > 0 {
+		l.waitOne()
+	}
+	if err == nil {
+		err = l.err
+	}
+	return l.total, err
+}
+
+// rowIDs reserves the ids of n rows of a keyless table.
+func (p *Provider) rowIDs(ctx *sql.Context, info *storage.TableInfo, n int) ([]uint64, error) {
+	first, err := p.allocate(ctx, allocRowIDs, info.DB, info.Name, uint64(n))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uint64, n)
+	for i := range ids {
+		ids[i] = first + uint64(i)
+	}
+	return ids, nil
+}
 
 // BulkInsert appends rows to a table without the SQL planner, for
 // procedures that fill a table they have just created (MAT_SAVE,
@@ -24,41 +140,11 @@ const bulkChunkRows = 4096
 // all or nothing drop the table on error. It fires no triggers and checks
 // no foreign keys. The caller needs INSERT privilege on the table.
 func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit func(sql.Row) error) error) (int64, error) {
-	info, err := p.store.Table(db, table)
-	if err != nil {
-		return 0, translateStorage(err)
-	}
-	if p.mysqlDB != nil && p.mysqlDB.Enabled() &&
-		!p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
-			sql.PrivilegeCheckSubject{Database: info.DB, Table: info.Name}, sql.PrivilegeType_Insert)) {
-		return 0, sql.ErrTableAccessDeniedForUser.New(ctx.Session.Client().User, info.Name)
-	}
-	t, err := p.newTable(ctx, info)
+	info, t, auto, err := p.bulkTarget(ctx, db, table)
 	if err != nil {
 		return 0, err
 	}
-	auto := -1
-	for i, c := range t.sch.Schema {
-		if c.AutoIncrement {
-			auto = i
-		}
-	}
-	// One chunk is committed while the next is converted: the log write
-	// and the state machine's apply overlap the caller's work. Chunks are
-	// proposed one after another, so they apply in order.
-	var total, inflight int64
-	pending := make(chan error, 1)
-	wait := func() error {
-		if inflight == 0 {
-			return nil
-		}
-		err := <-pending
-		if err == nil {
-			total += inflight
-		}
-		inflight = 0
-		return err
-	}
+	pipe := newPipeline(p, ctx, 1)
 	chunk := make([]storage.Row, 0, bulkChunkRows)
 	flush := func() error {
 		if len(chunk) == 0 {
@@ -66,22 +152,17 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 		}
 		op := storage.Op{Kind: storage.OpInsert, DB: info.DB, Table: info.Name, Rows: chunk}
 		if t.keyless() {
-			first, err := p.allocate(ctx, allocRowIDs, info.DB, info.Name, uint64(len(chunk)))
+			ids, err := p.rowIDs(ctx, info, len(chunk))
 			if err != nil {
 				return err
 			}
-			op.RowIDs = make([]uint64, len(chunk))
-			for i := range op.RowIDs {
-				op.RowIDs[i] = first + uint64(i)
-			}
+			op.RowIDs = ids
 		}
-		if err := wait(); err != nil {
+		if err := pipe.submit(op, int64(len(chunk)), nil); err != nil {
 			return err
 		}
-		inflight = int64(len(chunk))
-		go func() { pending <- p.propose(ctx, op) }()
 		chunk = make([]storage.Row, 0, bulkChunkRows)
-		return ctx.Err()
+		return nil
 	}
 	err = rows(func(r sql.Row) error {
 		if len(r) != len(t.sch.Schema) {
@@ -137,15 +218,249 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 	if err == nil {
 		err = flush()
 	}
-	// The chunk in flight is waited for even after an error, so that
-	// nothing is still being written when the caller cleans up.
-	if werr := wait(); err == nil {
-		err = werr
-	}
-	return total, err
+	return pipe.finish(err)
 }
 
 // ValidJSON is JSON text its producer guarantees to be valid, such as a
 // document it has just encoded itself; BulkInsert stores it in a JSON
 // column without checking it again.
 type ValidJSON string
+
+// appendDepth is how many of BulkAppend's commands may be in flight.
+const appendDepth = 2
+
+// AppendOptions tunes BulkAppend.
+type AppendOptions struct {
+	// TrustedJSON says the text of JSON columns was encoded by the caller
+	// itself, so it is stored without being parsed again (as ValidJSON is
+	// for BulkInsert).
+	TrustedJSON bool
+}
+
+// BulkAppend is BulkInsert for callers that hold columns rather than rows.
+// Each emitted batch has storage.ArrowSchema's layout for the table, with
+// values already in storage form (what BulkInsert's conversion produces),
+// and is committed as one log command while the caller builds the next;
+// BulkAppend retains each batch for as long as it needs it. Two commands
+// may be in flight at once, so batches need not commit in the order they
+// were emitted. Values are
+// checked as BulkInsert checks them: NOT NULL; the range, length and form
+// of the column's SQL type, value by value only for types narrower than
+// their storage kind; JSON text unless opts.TrustedJSON. NULL or 0 in the
+// AUTO_INCREMENT column takes the next value. Failure leaves the batches
+// that committed in place, as with BulkInsert.
+func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOptions, batches func(emit func(arrow.RecordBatch) error) error) (int64, error) {
+	info, t, auto, err := p.bulkTarget(ctx, db, table)
+	if err != nil {
+		return 0, err
+	}
+	want := storage.ArrowSchema(info.Schema)
+	checks := make([]func(a arrow.Array) error, len(t.sch.Schema))
+	for i, c := range t.sch.Schema {
+		checks[i] = columnCheck(ctx, c, i, t.codecs[i], opts)
+	}
+	pipe := newPipeline(p, ctx, appendDepth)
+	err = batches(func(rec arrow.RecordBatch) error {
+		if rec.NumRows() == 0 {
+			return nil
+		}
+		if int(rec.NumCols()) != want.NumFields() {
+			return sql.ErrInsertIntoMismatchValueCount.New()
+		}
+		cols := append([]arrow.Array(nil), rec.Columns()...)
+		var filled arrow.Array
+		for i, c := range t.sch.Schema {
+			if !arrow.TypeEqual(cols[i].DataType(), want.Field(i).Type) {
+				return fmt.Errorf("column %s: a batch of Arrow %v for storage's %v", c.Name, cols[i].DataType(), want.Field(i).Type)
+			}
+			if i == auto {
+				a, err := p.fillAutoIncrement(ctx, info, cols[i])
+				if err != nil {
+					return err
+				}
+				if a != cols[i] {
+					filled, cols[i] = a, a
+					defer filled.Release()
+				}
+			}
+			if err := checks[i](cols[i]); err != nil {
+				return err
+			}
+		}
+		out := array.NewRecordBatch(want, cols, rec.NumRows())
+		op := storage.Op{Kind: storage.OpAppend, DB: info.DB, Table: info.Name, Batch: out}
+		if t.keyless() {
+			ids, err := p.rowIDs(ctx, info, int(rec.NumRows()))
+			if err != nil {
+				out.Release()
+				return err
+			}
+			op.RowIDs = ids
+		}
+		return pipe.submit(op, rec.NumRows(), out.Release)
+	})
+	return pipe.finish(err)
+}
+
+// fillAutoIncrement gives the NULL and 0 values of an AUTO_INCREMENT column
+// the table's next values, as an INSERT does, in a new array; a column
+// without any is returned as it is.
+func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, a arrow.Array) (arrow.Array, error) {
+	missing := func(i int) bool {
+		v := storage.ColumnValue(a, i)
+		return v == nil || v == int64(0) || v == uint64(0)
+	}
+	n := 0
+	for i := 0; i < a.Len(); i++ {
+		if missing(i) {
+			n++
+		}
+	}
+	if n == 0 {
+		return a, nil
+	}
+	next, err := p.allocate(ctx, allocAutoInc, info.DB, info.Name, uint64(n))
+	if err != nil {
+		return nil, err
+	}
+	b := storage.NewColumnBuilder(kindOfArrow(a))
+	defer b.Release()
+	for i := 0; i < a.Len(); i++ {
+		v := storage.ColumnValue(a, i)
+		if missing(i) {
+			v = next
+			if _, signed := a.(*array.Int64); signed {
+				v = int64(next)
+			}
+			next++
+		}
+		storage.AppendValue(b, v)
+	}
+	return b.NewArray(), nil
+}
+
+func kindOfArrow(a arrow.Array) storage.Kind {
+	if _, ok := a.(*array.Int64); ok {
+		return storage.KindInt64
+	}
+	return storage.KindUint64
+}
+
+// columnCheck returns the check BulkAppend makes of one column's values.
+func columnCheck(ctx *sql.Context, c *sql.Column, ord int, cd codec, opts AppendOptions) func(a arrow.Array) error {
+	notNull := func(a arrow.Array) error {
+		if !c.Nullable && a.NullN() > 0 {
+			return sql.ErrInsertIntoNonNullableProvidedNull.New(c.Name)
+		}
+		return nil
+	}
+	var each func(v any) error
+	switch {
+	case types.IsJSON(c.Type):
+		if opts.TrustedJSON {
+			break
+		}
+		each = func(v any) error {
+			if s := v.(string); !json.Valid([]byte(s)) {
+				return fmt.Errorf("column %s: %w", c.Name, sql.ErrInvalidJSONText.New(ord+1, "BulkAppend", s))
+			}
+			return nil
+		}
+	case storedExactly(ctx, c.Type):
+	default:
+		each = func(v any) error {
+			if c.Type.Type() == sqltypes.Decimal {
+				if _, err := decimal.NewFromString(v.(string)); err != nil {
+					return fmt.Errorf("column %s: %q is not a decimal", c.Name, v)
+				}
+			}
+			cv, inRange, err := c.Type.Convert(ctx, cd.fromStore(v))
+			if err != nil {
+				return fmt.Errorf("column %s: %w", c.Name, err)
+			}
+			if inRange != sql.InRange {
+				return sql.ErrValueOutOfRange.New(v, c.Type)
+			}
+			sv, err := cd.toStorage(cv)
+			if err != nil {
+				return err
+			}
+			if !sameStored(sv, v) {
+				return fmt.Errorf("column %s: %v is not in the stored form of %s (%v)", c.Name, v, c.Type, sv)
+			}
+			return nil
+		}
+	}
+	return func(a arrow.Array) error {
+		if err := notNull(a); err != nil {
+			return err
+		}
+		if each == nil {
+			return nil
+		}
+		for i := 0; i < a.Len(); i++ {
+			if a.IsNull(i) {
+				continue
+			}
+			if err := each(storage.ColumnValue(a, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// storedExactly says whether every value of a storage kind is a value of
+// the SQL type, so BulkAppend need not look at each one.
+func storedExactly(ctx *sql.Context, t sql.Type) bool {
+	switch t.Type() {
+	case sqltypes.Int64, sqltypes.Uint64, sqltypes.Float64, sqltypes.Float32:
+		return true
+	case sqltypes.Text, sqltypes.Blob:
+		return t.MaxTextResponseByteLength(ctx) >= types.LongText.MaxTextResponseByteLength(ctx)
+	}
+	return false
+}
+
+func sameStored(a, b any) bool {
+	switch x := a.(type) {
+	case []byte:
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	case time.Time:
+		y, ok := b.(time.Time)
+		return ok && x.Equal(y)
+	}
+	return a == b
+}
+
+// StorageConverter returns what BulkInsert does to a value of a table's
+// column: the SQL type's conversion, then storage's form of the result,
+// which is what BulkAppend takes. NULL stays nil.
+func (p *Provider) StorageConverter(ctx *sql.Context, db, table string, col int) (func(v any) (any, error), error) {
+	info, err := p.store.Table(db, table)
+	if err != nil {
+		return nil, translateStorage(err)
+	}
+	t, err := p.newTable(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	if col < 0 || col >= len(t.sch.Schema) {
+		return nil, sql.ErrColumnNotFound.New(fmt.Sprintf("#%d", col))
+	}
+	c, cd := t.sch.Schema[col], t.codecs[col]
+	return func(v any) (any, error) {
+		if v == nil {
+			return nil, nil
+		}
+		cv, inRange, err := c.Type.Convert(ctx, v)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", c.Name, err)
+		}
+		if inRange != sql.InRange {
+			return nil, sql.ErrValueOutOfRange.New(v, c.Type)
+		}
+		return cd.toStorage(cv)
+	}, nil
+}

@@ -5,9 +5,12 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	gms "github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/sqlearn/sqlearn/sqlext"
+	"github.com/sqlearn/sqlearn/storage"
 )
 
 // TestBulkInsert writes several log chunks through BulkInsert, keyed and
@@ -76,6 +79,149 @@ func TestBulkInsert(t *testing.T) {
 		t.Fatalf("keyless BulkInsert: %d rows, %v", got, err)
 	}
 	if c := queryStrings(t, db, "SELECT COUNT(*), SUM(v) = 49995000 FROM b.nk"); c[0][0] != "10000" || c[0][1] != "1" {
+		t.Errorf("keyless table holds %v", c)
+	}
+}
+
+// appendBatch builds a batch of storage values for a table's layout.
+func appendBatch(t *testing.T, srv *sqlext.Server, db, table string, rows [][]any) arrow.RecordBatch {
+	t.Helper()
+	info, err := srv.Store().Table(db, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch := storage.ArrowSchema(info.Schema)
+	cols := make([]arrow.Array, len(info.Schema.Columns))
+	for c, col := range info.Schema.Columns {
+		b := storage.NewColumnBuilder(col.Kind)
+		for _, r := range rows {
+			storage.AppendValue(b, r[c])
+		}
+		cols[c] = b.NewArray()
+	}
+	return array.NewRecordBatch(sch, cols, int64(len(rows)))
+}
+
+// TestBulkAppend writes batches of columns, checks them as an INSERT
+// would, fills AUTO_INCREMENT values, and leaves the table readable
+// through its indexes; a failing batch stops the append with the batches
+// before it committed.
+func TestBulkAppend(t *testing.T) {
+	srv, _, db := serve(t)
+	mustExec(t, db, "CREATE DATABASE b")
+	mustExec(t, db, "CREATE TABLE b.a (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(5), n INT, v DOUBLE NOT NULL, doc JSON, d DECIMAL(6,2), KEY by_name (name))")
+	mustExec(t, db, "CREATE TABLE b.nk (v DOUBLE NOT NULL, name TEXT)")
+	ctx := srv.NewContext(context.Background())
+	p := srv.Provider()
+	const per = 3000
+	batch := func(from int) [][]any {
+		var rows [][]any
+		for i := from; i < from+per; i++ {
+			var id any = int64(i + 1000000)
+			if i%10 == 0 {
+				id = nil // takes the next auto-increment value
+			}
+			rows = append(rows, []any{id, "n" + strconv.Itoa(i%100), int64(i), float64(i), `{"i":` + strconv.Itoa(i) + `}`, "1.5"})
+		}
+		return rows
+	}
+	emitAll := func(batches ...[][]any) func(emit func(arrow.RecordBatch) error) error {
+		return func(emit func(arrow.RecordBatch) error) error {
+			for _, rows := range batches {
+				rec := appendBatch(t, srv, "b", "a", rows)
+				err := emit(rec)
+				rec.Release()
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	got, err := p.BulkAppend(ctx, "b", "a", sqlext.AppendOptions{}, emitAll(batch(0), batch(per)))
+	if err != nil || got != 2*per {
+		t.Fatalf("BulkAppend: %d rows, %v", got, err)
+	}
+	if c := queryStrings(t, db, "SELECT COUNT(*), SUM(n) = 17997000, COUNT(DISTINCT id), MAX(id) > 6000, SUM(d) = 9000 FROM b.a"); c[0][0] != "6000" || c[0][1] != "1" || c[0][2] != "6000" || c[0][3] != "1" || c[0][4] != "1" {
+		t.Errorf("table holds %v", c)
+	}
+	if c := queryStrings(t, db, "SELECT COUNT(*), MIN(n) FROM b.a WHERE name = 'n42'"); c[0][0] != "60" || c[0][1] != "42" {
+		t.Errorf("index lookup gives %v", c)
+	}
+	if c := queryStrings(t, db, "SELECT JSON_EXTRACT(doc, '$.i') FROM b.a WHERE id = 1000002"); c[0][0] != "2" {
+		t.Errorf("JSON read back as %v", c)
+	}
+	mustExec(t, db, "INSERT INTO b.a (name, v) VALUES ('last', 1)")
+	if c := queryStrings(t, db, "SELECT id > 6000 FROM b.a WHERE name = 'last'"); c[0][0] != "1" {
+		t.Errorf("auto-increment after the append: %v", c)
+	}
+
+	from := 100000
+	bad := func(mutate func(r []any)) [][]any {
+		from += per // fresh keys, so only the mutation can fail the batch
+		rows := batch(from)
+		for i, r := range rows {
+			r[0] = int64(from + i + 1000000)
+		}
+		mutate(rows[per/2])
+		return rows
+	}
+	cases := []struct {
+		name string
+		rows [][]any
+	}{
+		{"string too long", bad(func(r []any) { r[1] = "toolong" })},
+		{"INT out of range", bad(func(r []any) { r[2] = int64(1) << 40 })},
+		{"NULL in NOT NULL", bad(func(r []any) { r[3] = nil })},
+		{"invalid JSON", bad(func(r []any) { r[4] = "{nope" })},
+		{"not a decimal", bad(func(r []any) { r[5] = "abc" })},
+		{"decimal not in stored form", bad(func(r []any) { r[5] = "1.50" })},
+		{"duplicate key", bad(func(r []any) { r[0] = int64(2) })},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := queryStrings(t, db, "SELECT COUNT(*) FROM b.a")[0][0]
+			got, err := p.BulkAppend(ctx, "b", "a", sqlext.AppendOptions{}, emitAll(c.rows))
+			if err == nil || got != 0 {
+				t.Fatalf("accepted: %d rows, %v", got, err)
+			}
+			if after := queryStrings(t, db, "SELECT COUNT(*) FROM b.a")[0][0]; after != before {
+				t.Fatalf("%s rows before, %s after", before, after)
+			}
+		})
+	}
+	// A failure in the second batch keeps the first, as BulkInsert does.
+	got, err = p.BulkAppend(ctx, "b", "a", sqlext.AppendOptions{}, emitAll(batch(200000), bad(func(r []any) { r[0] = int64(2) })))
+	if !gms.ErrPrimaryKeyViolation.Is(err) || got != per {
+		t.Fatalf("failing second batch: %d rows, %v", got, err)
+	}
+	// A batch of the wrong layout is refused before anything is written.
+	wrong := array.NewRecordBatch(storage.ArrowSchema(&storage.Schema{Columns: []storage.Column{{Name: "v", Kind: storage.KindString}}}), []arrow.Array{func() arrow.Array {
+		b := storage.NewColumnBuilder(storage.KindString)
+		storage.AppendValue(b, "x")
+		return b.NewArray()
+	}()}, 1)
+	if _, err := p.BulkAppend(ctx, "b", "a", sqlext.AppendOptions{}, func(emit func(arrow.RecordBatch) error) error { return emit(wrong) }); err == nil {
+		t.Error("a batch of the wrong layout was accepted")
+	}
+
+	got, err = p.BulkAppend(ctx, "b", "nk", sqlext.AppendOptions{}, func(emit func(arrow.RecordBatch) error) error {
+		for k := 0; k < 3; k++ {
+			var rows [][]any
+			for i := 0; i < per; i++ {
+				rows = append(rows, []any{float64(i), nil})
+			}
+			rec := appendBatch(t, srv, "b", "nk", rows)
+			if err := emit(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || got != 3*per {
+		t.Fatalf("keyless BulkAppend: %d rows, %v", got, err)
+	}
+	if c := queryStrings(t, db, "SELECT COUNT(*), SUM(v) = 13495500 FROM b.nk"); c[0][0] != "9000" || c[0][1] != "1" {
 		t.Errorf("keyless table holds %v", c)
 	}
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -189,9 +190,11 @@ func recordRows(rec arrow.RecordBatch) []Row {
 }
 
 // appendRecord applies an OpAppend: the same change as inserting the
-// batch's rows one by one, without boxing them. Rows become sealed batches
-// of their partitions (small shares go to the tails) and are then entered
-// in the indexes. Nothing changes when it fails.
+// batch's rows one by one, without boxing them. Each row's place is decided
+// and entered in the identity map in one pass that also finds duplicate
+// keys; then each partition's share becomes a sealed batch (small shares
+// go to the tail as rows) and the rows are entered in the indexes. Nothing
+// changes when it fails.
 func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo) error {
 	if err := t.checkRecord(rec); err != nil {
 		return err
@@ -205,49 +208,90 @@ func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo) er
 		return t.insertRows(recordRows(rec), rowIDs, u)
 	}
 	cols := rec.Columns()
-	ids := make([]string, n)
-	seen := make(map[string]struct{}, n)
-	var key []any
-	if !keyless {
-		key = make([]any, len(t.primary.cols))
-	}
-	for i := range ids {
-		if keyless {
-			ids[i] = t.identity(nil, rowIDs[i])
-		} else {
-			for k, c := range t.primary.cols {
-				key[k] = columnValue(cols[c], i)
-			}
-			ids[i] = EncodeKey(key)
-		}
-		_, stored := t.locs[ids[i]]
-		_, twice := seen[ids[i]]
-		if stored || twice {
-			return &DuplicateError{Index: "PRIMARY", Key: t.keyString(t.primary, rowAt(cols, i)), Existing: ids[i]}
-		}
-		seen[ids[i]] = struct{}{}
-	}
-	var parts [partitionCount][]int
+	ids := t.identities(cols, rowIDs, n)
+	part := make([]uint8, n)
+	var counts [partitionCount]int
 	for i, id := range ids {
 		pi := partitionOf(id)
-		parts[pi] = append(parts[pi], i)
+		part[i] = uint8(pi)
+		counts[pi]++
 	}
-	for pi, idx := range parts {
-		switch {
-		case len(idx) == 0:
-		case len(idx) < appendTailRows:
-			for _, i := range idx {
-				t.insert(rowAt(cols, i), ids[i])
+	// Where each partition's share goes: a new batch after the existing
+	// ones, or the end of the tail.
+	var next [partitionCount]loc
+	for pi, c := range counts {
+		p := t.parts[pi]
+		if c >= appendTailRows {
+			next[pi] = loc{part: int32(pi), batch: int32(len(p.batches))}
+		} else {
+			next[pi] = loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))}
+		}
+	}
+	for i, id := range ids {
+		if _, dup := t.locs[id]; dup {
+			for _, placed := range ids[:i] {
+				delete(t.locs, placed)
 			}
-		default:
-			pids := make([]string, len(idx))
+			return &DuplicateError{Index: "PRIMARY", Key: t.keyString(t.primary, rowAt(cols, i)), Existing: id}
+		}
+		pi := part[i]
+		t.locs[id] = next[pi]
+		next[pi].idx++
+	}
+	for pi, c := range counts {
+		if c == 0 {
+			continue
+		}
+		var idx []int
+		if c < n {
+			idx = make([]int, 0, c)
+			for i := range part {
+				if int(part[i]) == pi {
+					idx = append(idx, i)
+				}
+			}
+		}
+		p := t.parts[pi]
+		if c < appendTailRows {
+			if idx == nil {
+				idx = make([]int, n)
+				for i := range idx {
+					idx[i] = i
+				}
+			}
+			for _, i := range idx {
+				r := rowAt(cols, i)
+				p.tail = append(p.tail, r)
+				p.tailIDs = append(p.tailIDs, ids[i])
+				t.register(r, ids[i])
+			}
+			if len(p.tail)-p.tailDel >= sealRows {
+				t.seal(pi)
+			}
+			continue
+		}
+		var sub arrow.RecordBatch
+		pids := ids
+		if c == n {
+			// The whole batch belongs here, as when it was read from a
+			// table with the same key: it is kept as it is.
+			sub = array.NewRecordBatch(t.asch, cols, int64(n))
+		} else {
+			pids = make([]string, c)
 			for k, i := range idx {
 				pids[k] = ids[i]
 			}
-			t.appendBatch(pi, takeRecord(t.asch, cols, idx), pids)
-			for _, i := range idx {
+			sub = takeRecord(t.asch, cols, idx)
+		}
+		p.batches = append(p.batches, &batch{rec: sub, cols: sub.Columns(), ids: pids, deleted: make([]uint64, (c+63)/64)})
+		if idx == nil {
+			for i := range n {
 				t.registerAt(cols, i, ids[i])
 			}
+			continue
+		}
+		for _, i := range idx {
+			t.registerAt(cols, i, ids[i])
 		}
 	}
 	if keyless {
@@ -263,6 +307,45 @@ func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo) er
 		}
 	})
 	return nil
+}
+
+// identities returns the identity of each row of a batch, as identity
+// would give it, cut from one string.
+func (t *Table) identities(cols []arrow.Array, rowIDs []uint64, n int) []string {
+	var buf []byte
+	ends := make([]int, n)
+	switch {
+	case t.primary == nil:
+		buf = make([]byte, 0, 4*n)
+		for i := range ends {
+			buf = binary.AppendUvarint(append(buf, tagUint64), rowIDs[i])
+			ends[i] = len(buf)
+		}
+	case t.primary.ints != nil && cols[t.primary.cols[0]].NullN() == 0:
+		keys := cols[t.primary.cols[0]].(*array.Int64).Int64Values()
+		buf = make([]byte, 0, 4*n)
+		for i := range ends {
+			buf = binary.AppendVarint(append(buf, tagInt64), keys[i])
+			ends[i] = len(buf)
+		}
+	default:
+		var e encoder
+		for i := range ends {
+			for _, c := range t.primary.cols {
+				e.value(columnValue(cols[c], i))
+			}
+			ends[i] = len(e.buf)
+		}
+		buf = e.buf
+	}
+	all := string(buf)
+	ids := make([]string, n)
+	start := 0
+	for i, end := range ends {
+		ids[i] = all[start:end]
+		start = end
+	}
+	return ids
 }
 
 // rowAt boxes row i of a batch's columns.
@@ -281,6 +364,8 @@ func (t *Table) registerAt(cols []arrow.Array, i int, id string) {
 		r := rowAt(cols, i)
 		ck := EncodeKey(r)
 		t.content[ck] = append(t.content[ck], id)
+	} else if t.primary.ints != nil {
+		t.primary.insertInt(cols[t.primary.cols[0]].(*array.Int64).Value(i), id)
 	} else {
 		t.primary.insertVals(valsAt(cols, t.primary.cols, i), id)
 	}
@@ -397,3 +482,7 @@ func validateArray(a arrow.Array) error {
 	}
 	return nil
 }
+
+// ColumnValue reads value i of a column of ArrowSchema's layout as a
+// storage value (nil for NULL); binary values are copied.
+func ColumnValue(a arrow.Array, i int) any { return columnValue(a, i) }

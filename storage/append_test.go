@@ -110,6 +110,27 @@ func TestAppendMatchesInsert(t *testing.T) {
 	if err != nil || len(got) != len(want) || len(got) == 0 {
 		t.Fatalf("index lookup: %d rows appended, %d inserted (%v)", len(got), len(want), err)
 	}
+	// Batches read from a table with the same key each fall in one
+	// partition, and are kept as they are.
+	mustApply(t, byBatch, Op{Kind: OpCreateTable, DB: "d", Table: "copy", Schema: testSchema()})
+	err = byBatch.ScanRecords(context.Background(), "d", "fast", func(rec arrow.RecordBatch) error {
+		return byBatch.Apply(0, viaLog(t, Op{Kind: OpAppend, DB: "d", Table: "copy", Batch: rec}))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want2, got2 := contents(t, byBatch, "fast"), contents(t, byBatch, "copy")
+	if len(got2) != len(want2) {
+		t.Fatalf("copy: %d rows of %d", len(got2), len(want2))
+	}
+	for id, r := range want2 {
+		if got2[id] != r {
+			t.Fatalf("copy: row %q differs", id)
+		}
+	}
+	if rows, _, _ := byBatch.Lookup("d", "copy", "", []Range{{{Cut{CutAbove, int64(8990)}, Cut{CutAboveAll, nil}}}}); len(rows) != 10 {
+		t.Fatalf("copy: primary range found %d rows", len(rows))
+	}
 	// Deleting appended rows works and compacts as usual.
 	var keys []string
 	for i := int64(1); i <= 9000; i += 2 {

@@ -79,18 +79,47 @@ type indexEntry struct {
 	pos  int8
 }
 
-// index is an ordered set of (column values, row identity) pairs.
+// intEntry is an indexEntry of a key that is one non-NULL int64.
+type intEntry struct {
+	k   int64
+	id  string
+	pos int8
+}
+
+func lessInt(a, b intEntry) bool {
+	if a.k != b.k {
+		return a.k < b.k
+	}
+	if a.pos != 0 || b.pos != 0 {
+		return a.pos < b.pos
+	}
+	return a.id < b.id
+}
+
+// index is an ordered set of (column values, row identity) pairs. A
+// primary key of one BIGINT-like column is kept in ints, a tree of plain
+// integers, instead of tree: its entries need no boxing and compare
+// without calls through CompareFunc.
 type index struct {
 	def    *IndexDef // nil for the primary key
 	cols   []int
 	cmps   []CompareFunc
 	unique bool
 	tree   *btree.BTreeG[indexEntry]
+	ints   *btree.BTreeG[intEntry]
 }
 
 func newIndex(def *IndexDef, cols []int, cmps []CompareFunc, unique bool) *index {
 	x := &index{def: def, cols: cols, cmps: cmps, unique: unique}
 	x.tree = btree.NewG[indexEntry](32, x.less)
+	return x
+}
+
+// newIntIndex is newIndex for a primary key of one int64 column, which
+// never holds NULL and orders naturally.
+func newIntIndex(col int, cmp CompareFunc) *index {
+	x := &index{cols: []int{col}, cmps: []CompareFunc{cmp}, unique: true}
+	x.ints = btree.NewG[intEntry](32, lessInt)
 	return x
 }
 
@@ -128,28 +157,57 @@ func (x *index) key(r Row) []any {
 
 func (x *index) insert(r Row, id string) { x.insertVals(x.key(r), id) }
 func (x *index) insertVals(vals []any, id string) {
+	if x.ints != nil {
+		x.ints.ReplaceOrInsert(intEntry{k: vals[0].(int64), id: id})
+		return
+	}
 	x.tree.ReplaceOrInsert(indexEntry{vals: vals, id: id})
 }
-func (x *index) remove(r Row, id string) { x.tree.Delete(indexEntry{vals: x.key(r), id: id}) }
+
+// insertInt is insertVals for an index kept in ints.
+func (x *index) insertInt(k int64, id string) { x.ints.ReplaceOrInsert(intEntry{k: k, id: id}) }
+
+func (x *index) remove(r Row, id string) {
+	if x.ints != nil {
+		x.ints.Delete(intEntry{k: r[x.cols[0]].(int64), id: id})
+		return
+	}
+	x.tree.Delete(indexEntry{vals: x.key(r), id: id})
+}
+
+// equal calls fn with the identity of each entry whose key equals vals, in
+// order, until fn returns false. Keys holding NULL equal nothing.
+func (x *index) equal(vals []any, fn func(id string) bool) {
+	for _, v := range vals {
+		if v == nil {
+			return
+		}
+	}
+	if x.ints != nil {
+		k, ok := vals[0].(int64)
+		if !ok {
+			return
+		}
+		x.ints.AscendGreaterOrEqual(intEntry{k: k, pos: -1}, func(e intEntry) bool {
+			return e.k == k && fn(e.id)
+		})
+		return
+	}
+	x.tree.AscendGreaterOrEqual(indexEntry{vals: vals, pos: -1}, func(e indexEntry) bool {
+		return x.equalVals(vals, e.vals) && fn(e.id)
+	})
+}
 
 // conflict returns the identity of a row other than self whose key equals
 // vals, for unique indexes. Keys holding NULL never conflict, as in MySQL.
 func (x *index) conflict(vals []any, self string) (string, bool) {
-	for _, v := range vals {
-		if v == nil {
-			return "", false
-		}
-	}
 	var found string
 	ok := false
-	x.tree.AscendGreaterOrEqual(indexEntry{vals: vals, pos: -1}, func(e indexEntry) bool {
-		if !x.equalVals(vals, e.vals) {
-			return false
-		}
-		if e.id == self {
+	x.equal(vals, func(id string) bool {
+		if id == self {
 			return true
 		}
-		found, ok = e.id, true
+		found, ok = id, true
 		return false
 	})
 	return found, ok
@@ -169,6 +227,10 @@ func (x *index) equalVals(a, b []any) bool {
 
 // scan calls fn with the identity of every entry inside r, in index order.
 func (x *index) scan(r Range, fn func(id string) bool) {
+	if x.ints != nil {
+		x.scanInts(r, fn)
+		return
+	}
 	if len(r) == 0 {
 		x.tree.Ascend(func(e indexEntry) bool { return fn(e.id) })
 		return
@@ -193,5 +255,35 @@ func (x *index) scan(r Range, fn func(id string) bool) {
 	case CutAbove:
 		x.tree.AscendGreaterOrEqual(indexEntry{vals: []any{first.Lo.Key}, pos: 1}, visit)
 	case CutAboveAll:
+	}
+}
+
+// scanInts is scan over ints. A cut whose key is not an int64 is handled
+// by comparing through the column's CompareFunc from the first entry.
+func (x *index) scanInts(r Range, fn func(id string) bool) {
+	if len(r) == 0 {
+		x.ints.Ascend(func(e intEntry) bool { return fn(e.id) })
+		return
+	}
+	first := r[0]
+	visit := func(e intEntry) bool {
+		v := any(e.k)
+		if !cutAbove(first.Hi, v, x.cmps[0]) {
+			return false
+		}
+		if cutBelow(first.Lo, v, x.cmps[0]) {
+			return fn(e.id)
+		}
+		return true
+	}
+	k, ok := first.Lo.Key.(int64)
+	switch {
+	case first.Lo.Kind == CutBelow && ok:
+		x.ints.AscendGreaterOrEqual(intEntry{k: k, pos: -1}, visit)
+	case first.Lo.Kind == CutAbove && ok:
+		x.ints.AscendGreaterOrEqual(intEntry{k: k, pos: 1}, visit)
+	case first.Lo.Kind == CutAboveAll:
+	default:
+		x.ints.Ascend(visit)
 	}
 }

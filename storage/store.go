@@ -232,21 +232,12 @@ func (s *Store) Conflict(db, table string, r Row, self string, skip func(id stri
 		return nil, nil, err
 	}
 	check := func(x *index, name string) (*DuplicateError, Row) {
-		vals := x.key(r)
-		for _, v := range vals {
-			if v == nil {
-				return nil, nil
-			}
-		}
 		var hit string
-		x.tree.AscendGreaterOrEqual(indexEntry{vals: vals, pos: -1}, func(e indexEntry) bool {
-			if !x.equalVals(vals, e.vals) {
-				return false
-			}
-			if e.id == self || (skip != nil && skip(e.id)) {
+		x.equal(x.key(r), func(id string) bool {
+			if id == self || (skip != nil && skip(id)) {
 				return true
 			}
-			hit = e.id
+			hit = id
 			return false
 		})
 		if hit == "" {

@@ -113,7 +113,11 @@ func (t *Table) reset(s *Schema, cf CompareFactory) {
 		for i, p := range s.PK {
 			cmps[i] = t.cmps[p]
 		}
-		t.primary = newIndex(nil, append([]int(nil), s.PK...), cmps, true)
+		if len(s.PK) == 1 && s.Columns[s.PK[0]].Kind == KindInt64 {
+			t.primary = newIntIndex(s.PK[0], cmps[0])
+		} else {
+			t.primary = newIndex(nil, append([]int(nil), s.PK...), cmps, true)
+		}
 		t.exactKey = true
 		for _, p := range s.PK {
 			switch s.Columns[p].Kind {

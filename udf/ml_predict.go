@@ -11,9 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
-	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
 	"github.com/sqlearn/sqlearn/ml"
@@ -220,10 +222,6 @@ var predictTableSchema = sql.Schema{
 	{Name: "write_seconds", Type: types.Float64},
 }
 
-// predictChunk is the rows predicted and written per step: enough to keep
-// batch prediction efficient, little enough to bound memory.
-const predictChunk = 16384
-
 // predictTable is CALL sys.ML_PREDICT_TABLE('db.in', handle, 'db.out',
 // options): out gets in's columns plus Prediction and ml_results, written
 // through the engine. A failure drops out, so no partial table remains.
@@ -307,32 +305,29 @@ func (w *predictWriter) run() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	cursors, err := w.m.srv.Store().ScanTable(w.t.db, w.t.name)
+	prov := w.m.srv.Provider()
+	info, err := w.m.srv.Store().Table(db, name)
 	if err != nil {
 		return 0, err
 	}
-	defer func() {
-		for _, c := range cursors {
-			c.Close()
-		}
-	}()
-	values := make([]func(v any) any, len(w.t.cols))
-	for i := range w.t.cols {
-		values[i] = sqlValue(w.t.cols[i].typ)
+	nIn := len(w.t.cols)
+	if len(info.Schema.Columns) != nIn+2 {
+		return 0, fmt.Errorf("%w: %s changed while it was being written", ErrArgument, w.table)
 	}
+	convert, err := prov.StorageConverter(w.ctx, db, name, nIn)
+	if err != nil {
+		return 0, err
+	}
+	out := &predictColumns{kind: info.Schema.Columns[nIn].Kind, convert: convert}
 	readers := make([]func(v any) (float64, string, error), len(w.cols))
 	for k, c := range w.cols {
 		readers[k] = valueReader(c)
 	}
 	start := time.Now()
-	n, err := w.m.srv.Provider().BulkInsert(w.ctx, db, name, func(emit func(sql.Row) error) error {
-		rows := make([]storage.Row, 0, predictChunk)
-		flush := func() error {
-			if len(rows) == 0 {
-				return nil
-			}
+	n, err := prov.BulkAppend(w.ctx, db, name, sqlext.AppendOptions{TrustedJSON: true}, func(emit func(arrow.RecordBatch) error) error {
+		return w.m.srv.Store().ScanRecords(w.ctx, w.t.db, w.t.name, func(in arrow.RecordBatch) error {
 			t0 := time.Now()
-			d, err := chunkDataset(rows, w.cols, readers)
+			d, err := recordDataset(in, w.cols, readers)
 			if err != nil {
 				return err
 			}
@@ -342,60 +337,142 @@ func (w *predictWriter) run() (int64, error) {
 				return err
 			}
 			w.predict += time.Since(t0)
-			enc := newResultsEncoder(pr)
-			for i, r := range rows {
-				out := make(sql.Row, 0, len(r)+2)
-				for k, v := range r {
-					out = append(out, values[k](v))
-				}
-				out = append(out, predictionValue(pr.Label(i)), resultsJSON(pr, i, enc))
-				if err := emit(out); err != nil {
-					return err
-				}
+			pred, results, err := out.build(pr)
+			if err != nil {
+				return err
 			}
-			rows = rows[:0]
-			return nil
-		}
-		for _, cur := range cursors {
-			for r, _, ok := cur.Next(); ok; r, _, ok = cur.Next() {
-				rows = append(rows, r)
-				if len(rows) == predictChunk {
-					if err := flush(); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		return flush()
+			cols := append(append(make([]arrow.Array, 0, nIn+2), in.Columns()...), pred, results)
+			rec := array.NewRecordBatch(storage.ArrowSchema(info.Schema), cols, in.NumRows())
+			pred.Release()
+			results.Release()
+			defer rec.Release()
+			return emit(rec)
+		})
 	})
 	w.write = time.Since(start) - w.predict
 	return n, err
 }
 
-// chunkDataset converts the model's columns of a chunk of stored rows.
-func chunkDataset(rows []storage.Row, cols []*mlColumn, readers []func(v any) (float64, string, error)) (*ml.Dataset, error) {
+// predictColumns builds the Prediction and ml_results columns of one batch
+// in storage form.
+type predictColumns struct {
+	kind    storage.Kind             // the Prediction column's
+	convert func(v any) (any, error) // a prediction to the Prediction column's stored form
+	classes map[int]any              // stored form of each class label seen
+	buf     []byte
+}
+
+func (p *predictColumns) build(pr *ml.Predictions) (pred, results arrow.Array, err error) {
+	n := len(pr.Values)
+	pb := storage.NewColumnBuilder(p.kind)
+	defer pb.Release()
+	pb.Reserve(n)
+	switch f := pb.(type) {
+	case *array.Float64Builder:
+		if pr.Task == ml.Regression || pr.Task == ml.Recommendation {
+			for _, v := range pr.Values {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					f.AppendNull()
+				} else {
+					f.Append(v)
+				}
+			}
+			break
+		}
+		err = p.appendConverted(pb, pr)
+	case *array.Int64Builder:
+		if pr.Task == ml.Clustering {
+			for _, v := range pr.Values {
+				f.Append(int64(v))
+			}
+			break
+		}
+		err = p.appendConverted(pb, pr)
+	default:
+		err = p.appendConverted(pb, pr)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rb := array.NewLargeStringBuilder(memory.DefaultAllocator)
+	defer rb.Release()
+	rb.Reserve(n)
+	enc := newResultsEncoder(pr)
+	for i := 0; i < n; i++ {
+		b, ok := appendResults(p.buf[:0], pr, i, enc)
+		p.buf = b
+		if !ok {
+			rb.AppendNull()
+			continue
+		}
+		rb.BinaryBuilder.Append(b)
+	}
+	return pb.NewArray(), rb.NewArray(), nil
+}
+
+// appendConverted converts each prediction as an INSERT would: class
+// labels once per class, anything else row by row.
+func (p *predictColumns) appendConverted(b array.Builder, pr *ml.Predictions) error {
+	for i := range pr.Values {
+		var sv any
+		if pr.Task == ml.Classification {
+			k := int(pr.Values[i])
+			v, ok := p.classes[k]
+			if !ok {
+				var err error
+				if v, err = p.convert(pr.Label(i)); err != nil {
+					return err
+				}
+				if p.classes == nil {
+					p.classes = make(map[int]any)
+				}
+				p.classes[k] = v
+			}
+			sv = v
+		} else {
+			var err error
+			if sv, err = p.convert(predictionValue(pr.Label(i))); err != nil {
+				return err
+			}
+		}
+		storage.AppendValue(b, sv)
+	}
+	return nil
+}
+
+// recordDataset converts the model's columns of a batch of stored rows.
+func recordDataset(rec arrow.RecordBatch, cols []*mlColumn, readers []func(v any) (float64, string, error)) (*ml.Dataset, error) {
+	n := int(rec.NumRows())
 	d := &ml.Dataset{Features: make([]ml.Column, len(cols))}
 	for k, c := range cols {
 		col := ml.Column{Name: c.name, Kind: c.kind}
-		for i, r := range rows {
-			v := r[c.ord]
-			var f float64
-			var s string
-			if v == nil {
+		a := rec.Column(c.ord)
+		if f, ok := a.(*array.Float64); ok && a.NullN() == 0 && c.kind == ml.Numeric {
+			col.Num = append([]float64(nil), f.Float64Values()...)
+			d.Features[k] = col
+			continue
+		}
+		if c.kind == ml.Numeric {
+			col.Num = make([]float64, n)
+		} else {
+			col.Str = make([]string, n)
+		}
+		for i := 0; i < n; i++ {
+			if a.IsNull(i) {
 				if col.Null == nil {
-					col.Null = make([]bool, len(rows))
+					col.Null = make([]bool, n)
 				}
 				col.Null[i] = true
-			} else {
-				var err error
-				if f, s, err = readers[k](v); err != nil {
-					return nil, fmt.Errorf("%w: column '%s': %w", ErrArgument, c.name, err)
-				}
+				continue
+			}
+			f, s, err := readers[k](storage.ColumnValue(a, i))
+			if err != nil {
+				return nil, fmt.Errorf("%w: column '%s': %w", ErrArgument, c.name, err)
 			}
 			if c.kind == ml.Numeric {
-				col.Num = append(col.Num, f)
+				col.Num[i] = f
 			} else {
-				col.Str = append(col.Str, s)
+				col.Str[i] = s
 			}
 		}
 		d.Features[k] = col
@@ -413,15 +490,25 @@ func predictionValue(v any) any {
 }
 
 // resultsJSON is row i's ml_results document, byte for byte what
-// json.Marshal(mlResults(...)) gives (the tests hold it to that), built
-// without maps or reflection: it was a fifth of ML_PREDICT_TABLE's time.
-// enc carries the parts that are the same for every row.
+// json.Marshal(mlResults(...)) gives (the tests hold it to that), or nil
+// where JSON has no value for it.
 func resultsJSON(pr *ml.Predictions, i int, enc *resultsEncoder) any {
-	b := enc.buf[:0]
+	b, ok := appendResults(nil, pr, i, enc)
+	if !ok {
+		return nil
+	}
+	return sqlext.ValidJSON(b)
+}
+
+// appendResults appends row i's ml_results document to b, built without
+// maps or reflection (it was a fifth of ML_PREDICT_TABLE's time); false
+// for a prediction JSON cannot encode. enc carries the parts that are the
+// same for every row.
+func appendResults(b []byte, pr *ml.Predictions, i int, enc *resultsEncoder) ([]byte, bool) {
 	b = append(b, enc.head...)
 	var ok bool
 	if b, ok = appendJSONValue(b, pr.Label(i)); !ok {
-		return nil
+		return b, false
 	}
 	b = append(b, '}')
 	if len(pr.Classes) > 0 {
@@ -433,24 +520,21 @@ func resultsJSON(pr *ml.Predictions, i int, enc *resultsEncoder) any {
 			}
 			b = append(b, enc.keys[n]...)
 			if b, ok = appendJSONValue(b, pr.Proba[i*k+j]); !ok {
-				return nil
+				return b, false
 			}
 		}
 		b = append(b, '}')
 	}
-	b = append(b, '}')
-	enc.buf = b
-	return sqlext.ValidJSON(b)
+	return append(b, '}'), true
 }
 
-// resultsEncoder holds what resultsJSON reuses across the rows of one
-// batch: the opening up to the prediction, the class keys in json's
-// (sorted) order, and a buffer.
+// resultsEncoder holds what appendResults reuses across the rows of one
+// batch: the opening up to the prediction and the class keys in json's
+// (sorted) order.
 type resultsEncoder struct {
 	head  []byte
 	order []int    // class indices in key order
 	keys  [][]byte // `"class":` for each, in that order
-	buf   []byte
 }
 
 func newResultsEncoder(pr *ml.Predictions) *resultsEncoder {
@@ -497,19 +581,4 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 		return b, false
 	}
 	return append(b, js...), true
-}
-
-// sqlValue turns a column's stored value into the value an INSERT of the
-// same column type takes: stored TIME is microseconds, everything else
-// converts as it is.
-func sqlValue(t sql.Type) func(v any) any {
-	if t.Type() != sqltypes.Time {
-		return func(v any) any { return v }
-	}
-	return func(v any) any {
-		if x, ok := v.(int64); ok {
-			return types.Timespan(x)
-		}
-		return v
-	}
 }
