@@ -392,6 +392,7 @@ func valsAt(cols []arrow.Array, ords []int, i int) []any {
 // batch).
 func encodeRecord(rec arrow.RecordBatch) []byte {
 	var buf bytes.Buffer
+	buf.Grow(recordBytes(rec))
 	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
 	if err := w.Write(rec); err != nil {
 		panic(fmt.Sprintf("storage: encode batch: %v", err))
@@ -400,6 +401,20 @@ func encodeRecord(rec arrow.RecordBatch) []byte {
 		panic(fmt.Sprintf("storage: encode batch: %v", err))
 	}
 	return buf.Bytes()
+}
+
+// recordBytes bounds the size of a batch's IPC stream from above: its
+// buffers, padded to 64 bytes each, plus room for the schema and headers.
+func recordBytes(rec arrow.RecordBatch) int {
+	n := 4096
+	for _, a := range rec.Columns() {
+		for _, b := range a.Data().Buffers() {
+			if b != nil {
+				n += b.Len() + 64
+			}
+		}
+	}
+	return n
 }
 
 // decodeRecord reads what encodeRecord wrote. Malformed input is an error,

@@ -70,13 +70,15 @@ const (
 
 // EncodeCommand serialises a command for the log (docs/format/command.md).
 func EncodeCommand(c *Command) []byte {
-	e := encoder{buf: make([]byte, 0, 64)}
+	size := 64
 	version := byte(commandVersionBefore)
 	for i := range c.Ops {
 		if c.Ops[i].Kind == OpAppend {
 			version = commandVersion
+			size += recordBytes(c.Ops[i].Batch) + 16*len(c.Ops[i].RowIDs)
 		}
 	}
+	e := encoder{buf: make([]byte, 0, size)}
 	e.byte(version)
 	e.uvarint(uint64(len(c.Ops)))
 	for i := range c.Ops {

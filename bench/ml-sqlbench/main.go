@@ -22,6 +22,7 @@ import (
 
 	"github.com/sqlearn/sqlearn/ml"
 	"github.com/sqlearn/sqlearn/ml/refdata"
+	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/udf"
 )
@@ -40,6 +41,7 @@ func main() {
 	predictRows := flag.Int("predict-rows", 50000, "rows of the synthetic ML_PREDICT_TABLE input")
 	flag.BoolVar(&predictOnly, "predict-only", false, "skip the training comparison")
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the ML_PREDICT_TABLE calls to this file")
+	flag.StringVar(&raftLog, "raft-log", replication.LogBolt, "the server's Raft log store: bolt or wal")
 	flag.Parse()
 	if err := run(*repeats, *predictRows); err != nil {
 		fmt.Fprintln(os.Stderr, "ml-sqlbench:", err)
@@ -50,6 +52,7 @@ func main() {
 var (
 	predictOnly bool
 	cpuProfile  string
+	raftLog     string
 )
 
 func run(repeats, predictRows int) error {
@@ -60,6 +63,7 @@ func run(repeats, predictRows int) error {
 	defer os.RemoveAll(dir)
 	cfg := sqlext.DefaultConfig()
 	cfg.Addr, cfg.DataDir, cfg.Extensions, cfg.Logger = "127.0.0.1:0", dir, udf.Extensions, nil
+	cfg.Replication.LogStore = raftLog
 	srv, err := sqlext.Open(context.Background(), cfg)
 	if err != nil {
 		return err
