@@ -188,16 +188,6 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 				sr[i] = string(s)
 				continue
 			}
-			if s, ok := v.(string); ok && types.IsJSON(c.Type) {
-				// JSON text is kept as given once it is known to be JSON:
-				// parsing it into a document only to print it again is
-				// most of the cost of a row (ML_PREDICT_TABLE's results).
-				if !json.Valid([]byte(s)) {
-					return fmt.Errorf("column %s: %w", c.Name, sql.ErrInvalidJSONText.New(i+1, "BulkInsert", s))
-				}
-				sr[i] = s
-				continue
-			}
 			cv, inRange, err := c.Type.Convert(ctx, v)
 			if err != nil {
 				return fmt.Errorf("column %s: %w", c.Name, err)
@@ -221,9 +211,13 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 	return pipe.finish(err)
 }
 
-// ValidJSON is JSON text its producer guarantees to be valid, such as a
-// document it has just encoded itself; BulkInsert stores it in a JSON
-// column without checking it again.
+// ValidJSON is JSON text its producer guarantees to be valid and in the
+// form the engine stores JSON in: compact, object keys in sorted order,
+// strings escaped as encoding/json escapes them but without HTML escaping
+// (what types.MarshallJson writes). BulkInsert stores it in a JSON column
+// without parsing it; other JSON text is parsed and printed in that form,
+// as an INSERT does, so that a row read back and written again compares
+// equal to what is stored.
 type ValidJSON string
 
 // appendDepth is how many of BulkAppend's commands may be in flight.
@@ -232,8 +226,8 @@ const appendDepth = 2
 // AppendOptions tunes BulkAppend.
 type AppendOptions struct {
 	// TrustedJSON says the text of JSON columns was encoded by the caller
-	// itself, so it is stored without being parsed again (as ValidJSON is
-	// for BulkInsert).
+	// itself in the stored form ValidJSON describes, so it is stored
+	// without being parsed again.
 	TrustedJSON bool
 }
 
@@ -246,7 +240,8 @@ type AppendOptions struct {
 // were emitted. Values are
 // checked as BulkInsert checks them: NOT NULL; the range, length and form
 // of the column's SQL type, value by value only for types narrower than
-// their storage kind; JSON text unless opts.TrustedJSON. NULL or 0 in the
+// their storage kind; JSON text, which must be valid and in the stored
+// form ValidJSON describes, unless opts.TrustedJSON. NULL or 0 in the
 // AUTO_INCREMENT column takes the next value. Failure leaves the batches
 // that committed in place, as with BulkInsert.
 func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOptions, batches func(emit func(arrow.RecordBatch) error) error) (int64, error) {
@@ -361,8 +356,16 @@ func columnCheck(ctx *sql.Context, c *sql.Column, ord int, cd codec, opts Append
 			break
 		}
 		each = func(v any) error {
-			if s := v.(string); !json.Valid([]byte(s)) {
+			s := v.(string)
+			if !json.Valid([]byte(s)) {
 				return fmt.Errorf("column %s: %w", c.Name, sql.ErrInvalidJSONText.New(ord+1, "BulkAppend", s))
+			}
+			stored, err := cd.toStorage(cd.fromStore(s))
+			if err != nil {
+				return err
+			}
+			if stored != s {
+				return fmt.Errorf("column %s: %s is not in the stored form of JSON (%s)", c.Name, s, stored)
 			}
 			return nil
 		}

@@ -128,9 +128,3 @@ func sqlString(b []byte, s string) []byte {
 	return append(b, '\'')
 }
 
-// sqlBytes writes a binary value as a hex literal.
-func sqlBytes(b, v []byte) []byte {
-	b = append(b, "X'"...)
-	b = hex.AppendEncode(b, v)
-	return append(b, '\'')
-}

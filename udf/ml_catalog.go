@@ -90,19 +90,23 @@ func catalogName(user string) string {
 
 // handleTaken reports whether user's catalog already has handle.
 func (m *mlLib) handleTaken(ctx *sql.Context, user, handle string) (bool, error) {
-	if _, ok := m.srv.Store().Database(catalogSchema(user)); !ok {
+	store := m.srv.Store()
+	db, ok := store.Database(catalogSchema(user))
+	if !ok {
 		return false, nil
 	}
-	if _, err := m.srv.Store().Table(catalogSchema(user), catalogTable); err != nil {
+	if _, err := store.Table(db, catalogTable); err != nil {
 		return false, nil
 	}
-	q := "SELECT COUNT(*) FROM " + catalogName(user) + " WHERE model_handle = " + string(sqlString(nil, handle))
-	rows, err := m.queryAll(ctx, q)
+	// A point lookup in the unique index, which compares under the
+	// column's collation as the SQL predicate would, without a session or
+	// a query: training checks this once or more per call.
+	key := storage.Range{{Lo: storage.Cut{Kind: storage.CutBelow, Key: handle}, Hi: storage.Cut{Kind: storage.CutAbove, Key: handle}}}
+	rows, _, err := store.Lookup(db, catalogTable, "model_handle", []storage.Range{key})
 	if err != nil {
 		return false, err
 	}
-	n, _ := numeric(rows[0][0])
-	return n > 0, nil
+	return len(rows) > 0, nil
 }
 
 // reserveHandle picks the handle of a new model: the caller's choice, or
@@ -152,11 +156,14 @@ func (m *mlLib) release(user, handle string) {
 // user's catalog on first use, so the model takes the replicated path.
 func (m *mlLib) saveModel(ctx *sql.Context, user, handle string, model *ml.Model, meta *modelMeta) error {
 	ictx := m.innerContext(ctx)
-	if err := exec(ictx, m.lib, "CREATE DATABASE IF NOT EXISTS "+ident(catalogSchema(user))); err != nil {
-		return err
-	}
-	if err := exec(ictx, m.lib, fmt.Sprintf(catalogDDL, ident(catalogSchema(user)), ident(catalogTable))); err != nil {
-		return err
+	schema := catalogSchema(user)
+	if _, err := m.srv.Store().Table(schema, catalogTable); err != nil {
+		if err := exec(ictx, m.lib, "CREATE DATABASE IF NOT EXISTS "+ident(schema)); err != nil {
+			return err
+		}
+		if err := exec(ictx, m.lib, fmt.Sprintf(catalogDDL, ident(schema), ident(catalogTable))); err != nil {
+			return err
+		}
 	}
 	blob := ml.Encode(model)
 	metaJSON, err := json.Marshal(meta)
@@ -167,42 +174,24 @@ func (m *mlLib) saveModel(ctx *sql.Context, user, handle string, model *ml.Model
 	if err != nil {
 		return err
 	}
-	q := make([]byte, 0, 2*len(blob)+len(metaJSON)+512)
-	q = append(q, "INSERT INTO "+catalogName(user)+
-		" (model_handle, model_object, model_owner, build_timestamp, target_column_name, train_table_name,"+
-		" model_object_size, model_type, task, column_names, model_metadata) VALUES ("...)
-	q = sqlString(q, handle)
-	q = append(q, ',')
-	q = sqlBytes(q, blob)
-	q = append(q, ',')
-	q = sqlString(q, user)
-	q = append(q, ","+strconv.FormatInt(time.Now().Unix(), 10)+","...)
-	q = sqlNullString(q, meta.Target)
-	q = append(q, ',')
-	q = sqlString(q, meta.TrainTable)
-	q = append(q, ","+strconv.Itoa(len(blob))+","...)
-	q = sqlString(q, meta.Algorithm)
-	q = append(q, ',')
-	q = sqlString(q, meta.Task)
-	q = append(q, ',')
-	q = sqlString(q, string(colsJSON))
-	q = append(q, ',')
-	q = sqlString(q, string(metaJSON))
-	q = append(q, ')')
-	if err := exec(ictx, m.lib, string(q)); err != nil {
-		if errors.Is(err, storage.ErrDuplicateKey) || sql.ErrUniqueKeyViolation.Is(err) {
+	var target any
+	if meta.Target != "" {
+		target = meta.Target
+	}
+	// The row goes in without the planner: the statement would be as
+	// large as the model, and parsing it cost more than the training of
+	// a small model.
+	row := sql.Row{nil, handle, blob, user, uint64(time.Now().Unix()), target, meta.TrainTable,
+		uint64(len(blob)), meta.Algorithm, meta.Task, string(colsJSON), string(metaJSON), nil}
+	db, _ := m.srv.Store().Database(schema)
+	_, err = m.srv.Provider().BulkInsert(ictx, db, catalogTable, func(emit func(sql.Row) error) error { return emit(row) })
+	if err != nil {
+		if errors.Is(err, storage.ErrDuplicateKey) || sql.ErrUniqueKeyViolation.Is(err) || sql.ErrPrimaryKeyViolation.Is(err) {
 			return fmt.Errorf("%w: '%s'", ErrModelExists, handle)
 		}
 		return err
 	}
 	return nil
-}
-
-func sqlNullString(b []byte, s string) []byte {
-	if s == "" {
-		return append(b, "NULL"...)
-	}
-	return sqlString(b, s)
 }
 
 // model resolves a handle of the caller's: from this node's cache, else

@@ -1,6 +1,7 @@
 package udf
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -547,14 +548,15 @@ func newResultsEncoder(pr *ml.Predictions) *resultsEncoder {
 	}
 	sort.Slice(enc.order, func(a, b int) bool { return pr.Classes[enc.order[a]] < pr.Classes[enc.order[b]] })
 	for _, j := range enc.order {
-		k, _ := json.Marshal(pr.Classes[j])
+		k, _ := marshalStored(pr.Classes[j])
 		enc.keys = append(enc.keys, append(k, ':'))
 	}
 	return enc
 }
 
-// appendJSONValue appends v as encoding/json writes it; false for a value
-// json cannot encode (NaN, infinities).
+// appendJSONValue appends v as the engine stores JSON values (encoding/json's
+// format without HTML escaping); false for a value JSON cannot encode (NaN,
+// infinities).
 func appendJSONValue(b []byte, v any) ([]byte, bool) {
 	switch x := v.(type) {
 	case float64:
@@ -576,9 +578,21 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 	case int64:
 		return strconv.AppendInt(b, x, 10), true
 	}
-	js, err := json.Marshal(v)
+	js, err := marshalStored(v)
 	if err != nil {
 		return b, false
 	}
 	return append(b, js...), true
+}
+
+// marshalStored is json.Marshal without HTML escaping, as the engine
+// stores JSON text.
+func marshalStored(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }

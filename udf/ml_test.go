@@ -192,6 +192,13 @@ func TestMLTrainPredictRoundTrip(t *testing.T) {
 	if !strings.Contains(row, "probabilities") {
 		t.Errorf("ml_results %s", row)
 	}
+	// The output is stored as an INSERT would store it: statements that
+	// read rows back and write them again see no conflict.
+	s.exec(t, "UPDATE t.fruit_pred SET weight = weight + 1 WHERE id = 16")
+	s.exec(t, "DELETE FROM t.fruit_pred WHERE id = 17")
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM t.fruit_pred"); n != 199 {
+		t.Errorf("%d rows after deleting one", n)
+	}
 
 	s.exec(t, "CALL sys.ML_MODEL_DROP(@model)")
 	if n := one[int64](t, s, "SELECT COUNT(*) FROM ML_SCHEMA_root.MODEL_CATALOG"); n != 0 {

@@ -16,6 +16,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
@@ -40,7 +41,8 @@ func main() {
 	repeats := flag.Int("repeats", 3, "timed runs per side; medians are reported")
 	predictRows := flag.Int("predict-rows", 50000, "rows of the synthetic ML_PREDICT_TABLE input")
 	flag.BoolVar(&predictOnly, "predict-only", false, "skip the training comparison")
-	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the ML_PREDICT_TABLE calls to this file")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the timed ML_TRAIN calls (with -only) or ML_PREDICT_TABLE calls (with -predict-only) to this file")
+	flag.StringVar(&only, "only", "", "train only the cases whose dataset or algorithm is this, then stop")
 	flag.StringVar(&raftLog, "raft-log", replication.LogBolt, "the server's Raft log store: bolt or wal")
 	flag.Parse()
 	if err := run(*repeats, *predictRows); err != nil {
@@ -53,6 +55,7 @@ var (
 	predictOnly bool
 	cpuProfile  string
 	raftLog     string
+	only        string
 )
 
 func run(repeats, predictRows int) error {
@@ -98,6 +101,9 @@ func run(repeats, predictRows int) error {
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	loaded := map[string]bool{}
 	for _, c := range cases {
+		if only != "" && !strings.EqualFold(only, c.data) && !strings.EqualFold(only, string(c.algo)) {
+			continue
+		}
 		d, err := refdata.Load(c.data)
 		if err != nil {
 			return err
@@ -115,6 +121,12 @@ func run(repeats, predictRows int) error {
 			loaded[c.data] = true
 		}
 		var secs []float64
+		stop := func() {}
+		if only != "" {
+			if stop, err = startProfile(); err != nil {
+				return err
+			}
+		}
 		for r := 0; r < repeats; r++ {
 			if _, err := db.Exec("SET @m = NULL"); err != nil {
 				return err
@@ -127,6 +139,7 @@ func run(repeats, predictRows int) error {
 			}
 			secs = append(secs, time.Since(t0).Seconds())
 		}
+		stop()
 		var score float64
 		if _, err := db.Exec(fmt.Sprintf("CALL sys.ML_SCORE('b.%s_test', '%s', @m, '%s', @s, NULL)", c.data, d.Target.Name, c.metric)); err != nil {
 			return err
@@ -143,7 +156,28 @@ func run(repeats, predictRows int) error {
 		fmt.Printf("| %s | %s | %d | %.3f | %.3f | %.2f | %s | %.4f | %.4f |\n", c.algo, c.data, len(tr), ours, theirs,
 			ours/theirs, c.metric, score, ref.Metrics[c.metric])
 	}
+	if only != "" {
+		return nil
+	}
 	return predictThroughput(db, repeats, predictRows)
+}
+
+// startProfile starts the CPU profile -cpuprofile asks for, of the calls
+// timed from here on; stop ends it.
+func startProfile() (stop func(), err error) {
+	if cpuProfile == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(cpuProfile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	cpuProfile = "" // one profile per run
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // predictThroughput loads a synthetic regression table and times
@@ -182,17 +216,11 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		return err
 	}
 	var total, pred, write []float64
-	if cpuProfile != "" {
-		f, err := os.Create(cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startProfile()
+	if err != nil {
+		return err
 	}
+	defer stop()
 	for r := 0; r < repeats; r++ {
 		out := fmt.Sprintf("b.synth_pred%d", r)
 		var name string
