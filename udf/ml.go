@@ -127,4 +127,3 @@ func sqlString(b []byte, s string) []byte {
 	}
 	return append(b, '\'')
 }
-
