@@ -221,7 +221,7 @@ func (r *progressRecorder) Record(loc *optimize.Location, op optimize.Operation,
 // classes a multinomial model; intercepts are not penalised. Numeric
 // features are standardised so the penalty treats them alike.
 func trainLogistic(ctx context.Context, m *Model, d *Dataset, o Options) error {
-	lab, y, err := fitLabels(d.Target)
+	lab, y, err := fitLabels(d.Target, o.workers())
 	if err != nil {
 		return err
 	}
