@@ -182,13 +182,18 @@ func fitPreprocessor(d *Dataset, enc catEncoding, standardize, dropFirst bool, n
 func (f *feature) fitNumeric(c *Column, valid int, standardize bool) error {
 	var sum float64
 	for i, v := range c.Num {
-		if c.Null != nil && c.Null[i] {
-			continue
+		if c.Null == nil || !c.Null[i] {
+			sum += v
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: column %q row %d is %v", ErrColumnType, c.Name, i, v)
+	}
+	// A NaN or infinite value makes the sum so too; only then are the
+	// rows searched for it (finite values can also overflow the sum).
+	if math.IsNaN(sum) || math.IsInf(sum, 0) {
+		for i, v := range c.Num {
+			if (c.Null == nil || !c.Null[i]) && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				return fmt.Errorf("%w: column %q row %d is %v", ErrColumnType, c.Name, i, v)
+			}
 		}
-		sum += v
 	}
 	f.Fill = sum / float64(valid)
 	if !standardize {
