@@ -50,7 +50,7 @@ func (b *Bayes) predict(x, out []float64) {
 }
 
 func trainBayes(ctx context.Context, m *Model, d *Dataset, o Options) error {
-	lab, y, err := fitLabels(d.Target)
+	lab, y, err := fitLabels(d.Target, o.workers())
 	if err != nil {
 		return err
 	}
@@ -69,23 +69,31 @@ func trainBayes(ctx context.Context, m *Model, d *Dataset, o Options) error {
 	for c := range count {
 		b.LogPrior[c] = math.Log(count[c] / float64(n))
 	}
+	var numCols, catCols []int
+	levels := make([]int, p)
 	for j, f := range m.prep.Features {
 		if f.Kind == Categorical {
 			b.Categorical[j] = true
-			b.LogProb[j] = make([]float64, k*len(f.Levels))
+			levels[j] = len(f.Levels)
+			b.LogProb[j] = make([]float64, k*levels[j])
+			catCols = append(catCols, j)
+		} else {
+			numCols = append(numCols, j)
 		}
 	}
-	// One pass for sums, one for centred squares, each over all columns.
+	// Two passes over the rows, in row order: per-class and overall sums
+	// and level counts, then centred squares. The overall variance feeds
+	// var_smoothing below.
+	total := make([]float64, p)
 	for i := 0; i < n; i++ {
-		c := y[i]
-		for j := 0; j < p; j++ {
-			v := x[i*p+j]
-			if b.Categorical[j] {
-				levels := len(b.LogProb[j]) / k
-				b.LogProb[j][c*levels+int(v)]++
-				continue
-			}
-			b.Mean[c*p+j] += v
+		c, row := y[i], x[i*p:(i+1)*p]
+		mean := b.Mean[c*p : (c+1)*p]
+		for _, j := range numCols {
+			mean[j] += row[j]
+			total[j] += row[j]
+		}
+		for _, j := range catCols {
+			b.LogProb[j][c*levels[j]+int(row[j])]++
 		}
 	}
 	for c := 0; c < k; c++ {
@@ -93,43 +101,35 @@ func trainBayes(ctx context.Context, m *Model, d *Dataset, o Options) error {
 			b.Mean[c*p+j] /= count[c]
 		}
 	}
+	for j := range total {
+		total[j] /= float64(n)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	ss := make([]float64, p)
 	for i := 0; i < n; i++ {
-		c := y[i]
-		for j := 0; j < p; j++ {
-			if !b.Categorical[j] {
-				dv := x[i*p+j] - b.Mean[c*p+j]
-				b.Var[c*p+j] += dv * dv
-			}
+		c, row := y[i], x[i*p:(i+1)*p]
+		mean, vr := b.Mean[c*p:(c+1)*p], b.Var[c*p:(c+1)*p]
+		for _, j := range numCols {
+			dv, dt := row[j]-mean[j], row[j]-total[j]
+			vr[j] += dv * dv
+			ss[j] += dt * dt
 		}
 	}
 	// var_smoothing: 1e-9 times the largest variance of any numeric column
 	// over all rows, which keeps constant-within-class columns finite.
 	var maxVar float64
-	for j := 0; j < p; j++ {
-		if b.Categorical[j] {
-			continue
-		}
-		var s, ss float64
-		for i := 0; i < n; i++ {
-			s += x[i*p+j]
-		}
-		mu := s / float64(n)
-		for i := 0; i < n; i++ {
-			ss += (x[i*p+j] - mu) * (x[i*p+j] - mu)
-		}
-		maxVar = max(maxVar, ss/float64(n))
+	for _, j := range numCols {
+		maxVar = max(maxVar, ss[j]/float64(n))
 	}
 	eps := 1e-9 * maxVar
 	for c := 0; c < k; c++ {
 		for j := 0; j < p; j++ {
 			if b.Categorical[j] {
-				levels := len(b.LogProb[j]) / k
-				row := b.LogProb[j][c*levels : (c+1)*levels]
+				row := b.LogProb[j][c*levels[j] : (c+1)*levels[j]]
 				for l := range row {
-					row[l] = math.Log((row[l] + 1) / (count[c] + float64(levels)))
+					row[l] = math.Log((row[l] + 1) / (count[c] + float64(levels[j])))
 				}
 				continue
 			}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // KMeansModel holds the fitted centres (K × Dim, row-major, in the encoded
@@ -41,13 +44,24 @@ func nearestCenter(x, centers []float64, k, p int) (int, float64) {
 	return best, bestD
 }
 
+// sqDist is the squared Euclidean distance, summed in four interleaved
+// partial sums so that the additions do not wait on one another.
 func sqDist(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		d := a[i] - b[i]
-		s += d * d
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		d0, d1, d2, d3 := a[i]-b[i], a[i+1]-b[i+1], a[i+2]-b[i+2], a[i+3]-b[i+3]
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
 	}
-	return s
+	for ; i < len(a); i++ {
+		d := a[i] - b[i]
+		s0 += d * d
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // trainKMeans runs Lloyd's algorithm from NInit k-means++ starts and keeps
@@ -76,12 +90,16 @@ func trainKMeans(ctx context.Context, m *Model, d *Dataset, o Options) error {
 		meanVar += ss/float64(n) - mu*mu
 	}
 	tol := o.Tol * meanVar / float64(p)
+	norms := rowNorms(x, n, p)
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6b6d65616e73))
 	var best *KMeansModel
 	iter := 0
 	for run := 0; run < o.NInit; run++ {
-		centers := kmeansPlusPlus(x, n, p, o.K, rng)
-		km, err := lloyd(ctx, x, n, p, o.K, centers, tol, o, &iter)
+		centers, err := kmeansPlusPlus(ctx, x, n, p, o.K, o.workers(), rng)
+		if err != nil {
+			return err
+		}
+		km, err := lloyd(ctx, x, norms, n, p, o.K, centers, tol, o, &iter)
 		if err != nil {
 			return err
 		}
@@ -95,8 +113,11 @@ func trainKMeans(ctx context.Context, m *Model, d *Dataset, o Options) error {
 
 // kmeansPlusPlus picks k starting centres by greedy k-means++: each new
 // centre is the best, by resulting potential, of 2+ln(k) candidates drawn
-// with probability proportional to squared distance.
-func kmeansPlusPlus(x []float64, n, p, k int, rng *rand.Rand) []float64 {
+// with probability proportional to squared distance. A candidate's scan
+// over the rows runs in fixed chunks on up to workers goroutines; the
+// chunks' sums add in chunk order, so the result does not depend on the
+// number of workers.
+func kmeansPlusPlus(ctx context.Context, x []float64, n, p, k, workers int, rng *rand.Rand) ([]float64, error) {
 	centers := make([]float64, 0, k*p)
 	first := rng.IntN(n)
 	centers = append(centers, x[first*p:(first+1)*p]...)
@@ -109,15 +130,27 @@ func kmeansPlusPlus(x []float64, n, p, k int, rng *rand.Rand) []float64 {
 	trials := 2 + int(math.Log(float64(k)))
 	cand := make([]float64, n)
 	bestD := make([]float64, n)
+	part := make([]float64, (n+seedChunk-1)/seedChunk)
 	for c := 1; c < k; c++ {
 		bestPot, bestIdx := math.Inf(1), -1
 		for t := 0; t < trials; t++ {
 			idx := sampleByWeight(closest, pot, rng)
 			cx := x[idx*p : (idx+1)*p]
+			err := parallelChunks(ctx, workers, n, seedChunk, func(lo, hi int) error {
+				var s float64
+				for i := lo; i < hi; i++ {
+					cand[i] = min(closest[i], sqDist(x[i*p:(i+1)*p], cx))
+					s += cand[i]
+				}
+				part[lo/seedChunk] = s
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
 			var cp float64
-			for i := 0; i < n; i++ {
-				cand[i] = min(closest[i], sqDist(x[i*p:(i+1)*p], cx))
-				cp += cand[i]
+			for _, s := range part {
+				cp += s
 			}
 			if cp < bestPot {
 				bestPot, bestIdx = cp, idx
@@ -128,8 +161,12 @@ func kmeansPlusPlus(x []float64, n, p, k int, rng *rand.Rand) []float64 {
 		copy(closest, bestD)
 		pot = bestPot
 	}
-	return centers
+	return centers, nil
 }
+
+// seedChunk is the share of rows one goroutine scans for a k-means++
+// candidate.
+const seedChunk = 4096
 
 func sampleByWeight(w []float64, total float64, rng *rand.Rand) int {
 	if total <= 0 {
@@ -152,9 +189,10 @@ func sampleByWeight(w []float64, total float64, rng *rand.Rand) int {
 // centre and a lower bound on the distance to any other, both moved by how
 // far centres moved, and is rescanned only when the bounds overlap; the
 // centres' sums move only by the rows that changed cluster. The
-// assignments are exactly Lloyd's (the centres to the rounding of the
-// running sums); late iterations touch few rows.
-func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol float64, o Options, iter *int) (*KMeansModel, error) {
+// assignments are Lloyd's (the centres to the rounding of the running
+// sums, the rescans' distances to that of their product form); late
+// iterations touch few rows.
+func lloyd(ctx context.Context, x, norms []float64, n, p, k int, centers []float64, tol float64, o Options, iter *int) (*KMeansModel, error) {
 	workers := min(o.workers(), n)
 	assign := make([]int, n)
 	upper := make([]float64, n)
@@ -165,19 +203,46 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 	for w := range sums {
 		sums[w], counts[w] = make([]float64, k*p), make([]float64, k)
 	}
+	prev := make([][]int, workers) // a block's assignments before its rescans
+	for w := range prev {
+		prev[w] = make([]int, scanBlock)
+	}
 	half := make([]float64, k) // half the distance to the nearest other centre
 	moved := make([]float64, k)
-	scan := func(xi []float64) (best int, d1, d2 float64) {
-		d1, d2 = math.Inf(1), math.Inf(1)
-		for c := 0; c < k; c++ {
-			d := sqDist(xi, centers[c*p:(c+1)*p])
-			if d < d1 {
-				best, d1, d2 = c, d, d1
-			} else if d < d2 {
-				d2 = d
-			}
+	// Rows whose bounds overlap are rescanned against every centre in
+	// blocks, their distances as one BLAS product (‖x‖² − 2x·c + ‖c‖²),
+	// which is how scikit-learn computes them too.
+	cnorms := make([]float64, k)
+	pending := make([][]int, workers)
+	gathered := make([][]float64, workers)
+	dists := make([][]float64, workers)
+	for w := range pending {
+		pending[w] = make([]int, 0, scanBlock)
+		gathered[w], dists[w] = make([]float64, scanBlock*p), make([]float64, scanBlock*k)
+	}
+	rescan := func(w int) {
+		rows := pending[w]
+		if len(rows) == 0 {
+			return
 		}
-		return best, math.Sqrt(d1), math.Sqrt(d2)
+		buf, dist := gathered[w], dists[w]
+		for r, i := range rows {
+			copy(buf[r*p:(r+1)*p], x[i*p:(i+1)*p])
+		}
+		blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, len(rows), k, p, -2, buf, p, centers, p, 0, dist, k)
+		for r, i := range rows {
+			best, d1, d2 := 0, math.Inf(1), math.Inf(1)
+			for c, d := range dist[r*k : (r+1)*k] {
+				d = max(d+norms[i]+cnorms[c], 0)
+				if d < d1 {
+					best, d1, d2 = c, d, d1
+				} else if d < d2 {
+					d2 = d
+				}
+			}
+			assign[i], upper[i], lower[i] = best, math.Sqrt(d1), math.Sqrt(d2)
+		}
+		pending[w] = rows[:0]
 	}
 	// sums and counts are per-worker changes to total and totalCnt, the
 	// running per-cluster sums: after a full pass only the rows that
@@ -197,41 +262,51 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 				}
 			}
 		}
+		for c := 0; c < k; c++ {
+			cnorms[c] = sqNorm(centers[c*p : (c+1)*p])
+		}
 		forWorkers(workers, n, func(w, lo, hi int) {
 			s, cnt := sums[w], counts[w]
 			clear(s)
 			clear(cnt)
 			var farD float64
 			far[w] = lo
-			for i := lo; i < hi; i++ {
-				xi := x[i*p : (i+1)*p]
-				was := assign[i]
-				if first {
-					assign[i], upper[i], lower[i] = scan(xi)
-				} else if bound := max(half[assign[i]], lower[i]); upper[i] > bound {
-					upper[i] = math.Sqrt(sqDist(xi, centers[assign[i]*p:(assign[i]+1)*p]))
-					if upper[i] > bound {
-						assign[i], upper[i], lower[i] = scan(xi)
+			for b := lo; b < hi; b += scanBlock {
+				e := min(b+scanBlock, hi)
+				was := prev[w][:e-b]
+				for i := b; i < e; i++ {
+					was[i-b] = assign[i]
+					if first {
+						pending[w] = append(pending[w], i)
+					} else if bound := max(half[assign[i]], lower[i]); upper[i] > bound {
+						upper[i] = math.Sqrt(sqDist(x[i*p:(i+1)*p], centers[assign[i]*p:(assign[i]+1)*p]))
+						if upper[i] > bound {
+							pending[w] = append(pending[w], i)
+						}
 					}
 				}
-				if upper[i] > farD {
-					farD, far[w] = upper[i], i
-				}
-				b := assign[i]
-				if !full {
-					if b == was {
-						continue
+				rescan(w)
+				for i := b; i < e; i++ {
+					xi := x[i*p : (i+1)*p]
+					if upper[i] > farD {
+						farD, far[w] = upper[i], i
 					}
-					cnt[was]--
-					sw := s[was*p : (was+1)*p]
+					a, was := assign[i], was[i-b]
+					if !full {
+						if a == was {
+							continue
+						}
+						cnt[was]--
+						sw := s[was*p : (was+1)*p]
+						for j, v := range xi {
+							sw[j] -= v
+						}
+					}
+					cnt[a]++
+					sa := s[a*p : (a+1)*p]
 					for j, v := range xi {
-						sw[j] -= v
+						sa[j] += v
 					}
-				}
-				cnt[b]++
-				sb := s[b*p : (b+1)*p]
-				for j, v := range xi {
-					sb[j] += v
 				}
 			}
 		})
@@ -296,6 +371,31 @@ func lloyd(ctx context.Context, x []float64, n, p, k int, centers []float64, tol
 	}
 	km.Inertia = exactInertia(x, n, p, k, centers, workers)
 	return km, nil
+}
+
+// scanBlock is how many rows a worker rescans with one product.
+const scanBlock = 256
+
+// rowNorms returns each row's squared Euclidean norm.
+func rowNorms(x []float64, n, p int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = sqNorm(x[i*p : (i+1)*p])
+	}
+	return out
+}
+
+func sqNorm(a []float64) float64 {
+	var s0, s1 float64
+	i := 0
+	for ; i+2 <= len(a); i += 2 {
+		s0 += a[i] * a[i]
+		s1 += a[i+1] * a[i+1]
+	}
+	if i < len(a) {
+		s0 += a[i] * a[i]
+	}
+	return s0 + s1
 }
 
 func exactInertia(x []float64, n, p, k int, centers []float64, workers int) float64 {

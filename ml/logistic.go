@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -73,73 +75,18 @@ func (o *logisticObjective) eval(theta []float64) {
 	losses := make([]float64, o.workers)
 	grads := make([][]float64, o.workers)
 	forWorkers(o.workers, o.n, func(w, lo, hi int) {
+		// Blocks of rows small enough that the gradient pass finds
+		// them still in cache after the scores pass.
+		z := make([]float64, batchRows*o.rows)
 		g := make([]float64, len(theta))
-		z := make([]float64, max(o.rows, 2))
 		var loss float64
-		for i := lo; i < hi; i++ {
-			xi := o.x[i*o.p : (i+1)*o.p]
-			var cols []int32
-			if o.start != nil {
-				cols, xi = o.col[o.start[i]:o.start[i+1]], o.val[o.start[i]:o.start[i+1]]
+		for b := lo; b < hi; b += batchRows {
+			e := min(b+batchRows, hi)
+			o.scores(theta, b, e, z)
+			for i := b; i < e; i++ {
+				loss += o.residual(z[(i-b)*o.rows:(i-b+1)*o.rows], o.y[i])
 			}
-			for r := 0; r < o.rows; r++ {
-				wr := theta[r*stride : r*stride+o.p]
-				s := theta[r*stride+o.p]
-				if cols != nil {
-					for t, j := range cols {
-						s += wr[j] * xi[t]
-					}
-				} else {
-					for j, v := range xi {
-						s += wr[j] * v
-					}
-				}
-				z[r] = s
-			}
-			if o.rows == 1 {
-				// log(1+e^z) - y z, computed stably for large |z|.
-				zz := z[0]
-				if zz > 0 {
-					loss += zz + math.Log1p(math.Exp(-zz))
-				} else {
-					loss += math.Log1p(math.Exp(zz))
-				}
-				if o.y[i] == 1 {
-					loss -= zz
-				}
-				z[0] = sigmoid(zz) - float64(o.y[i])
-			} else {
-				mx := math.Inf(-1)
-				for _, v := range z[:o.rows] {
-					mx = max(mx, v)
-				}
-				var se float64
-				for _, v := range z[:o.rows] {
-					se += math.Exp(v - mx)
-				}
-				loss += mx + math.Log(se) - z[o.y[i]]
-				for r := 0; r < o.rows; r++ {
-					z[r] = math.Exp(z[r]-mx) / se
-				}
-				z[o.y[i]]--
-			}
-			for r := 0; r < o.rows; r++ {
-				d := z[r]
-				if d == 0 {
-					continue
-				}
-				gr := g[r*stride : (r+1)*stride]
-				if cols != nil {
-					for t, j := range cols {
-						gr[j] += d * xi[t]
-					}
-				} else {
-					for j, v := range xi {
-						gr[j] += d * v
-					}
-				}
-				gr[o.p] += d
-			}
+			o.gradient(z, b, e, g)
 		}
 		losses[w], grads[w] = loss, g
 	})
@@ -165,6 +112,109 @@ func (o *logisticObjective) eval(theta []float64) {
 	}
 	o.lastX = append(o.lastX[:0], theta...)
 	o.lastF, o.lastGrad = f, grad
+}
+
+// scores writes rows [lo,hi)'s scores, one per weight row, into z
+// (row-major): one BLAS product for dense rows.
+func (o *logisticObjective) scores(theta []float64, lo, hi int, z []float64) {
+	stride := o.p + 1
+	if o.start == nil {
+		blk, xs := hi-lo, o.x[lo*o.p:hi*o.p]
+		impl := blas64.Implementation()
+		if o.rows == 1 {
+			impl.Dgemv(blas.NoTrans, blk, o.p, 1, xs, o.p, theta[:o.p], 1, 0, z, 1)
+		} else {
+			impl.Dgemm(blas.NoTrans, blas.Trans, blk, o.rows, o.p, 1, xs, o.p, theta, stride, 0, z, o.rows)
+		}
+		for i := 0; i < blk; i++ {
+			for r := 0; r < o.rows; r++ {
+				z[i*o.rows+r] += theta[r*stride+o.p]
+			}
+		}
+		return
+	}
+	for i := lo; i < hi; i++ {
+		cols, xi := o.col[o.start[i]:o.start[i+1]], o.val[o.start[i]:o.start[i+1]]
+		for r := 0; r < o.rows; r++ {
+			wr := theta[r*stride : r*stride+o.p]
+			s := theta[r*stride+o.p]
+			for t, j := range cols {
+				s += wr[j] * xi[t]
+			}
+			z[(i-lo)*o.rows+r] = s
+		}
+	}
+}
+
+// residual returns one row's log-loss given its scores z and class y, and
+// overwrites z with the derivative of that loss by each score.
+func (o *logisticObjective) residual(z []float64, y int) float64 {
+	if o.rows == 1 {
+		// log(1+e^z) - y z and the sigmoid, computed stably for large
+		// |z| from one exponential.
+		zz := z[0]
+		e := math.Exp(-math.Abs(zz))
+		loss := max(zz, 0) + math.Log1p(e)
+		sig := e / (1 + e)
+		if zz >= 0 {
+			sig = 1 / (1 + e)
+		}
+		if y == 1 {
+			loss -= zz
+		}
+		z[0] = sig - float64(y)
+		return loss
+	}
+	mx := math.Inf(-1)
+	for _, v := range z {
+		mx = max(mx, v)
+	}
+	zy := z[y]
+	var se float64
+	for r, v := range z {
+		z[r] = math.Exp(v - mx)
+		se += z[r]
+	}
+	loss := mx + math.Log(se) - zy
+	for r := range z {
+		z[r] /= se
+	}
+	z[y]--
+	return loss
+}
+
+// gradient adds rows [lo,hi)'s loss derivatives z, taken through the
+// scores, to g: Xᵀz as one BLAS product for dense rows.
+func (o *logisticObjective) gradient(z []float64, lo, hi int, g []float64) {
+	stride := o.p + 1
+	for i := 0; i < hi-lo; i++ {
+		for r := 0; r < o.rows; r++ {
+			g[r*stride+o.p] += z[i*o.rows+r]
+		}
+	}
+	if o.start == nil {
+		blk, xs := hi-lo, o.x[lo*o.p:hi*o.p]
+		impl := blas64.Implementation()
+		if o.rows == 1 {
+			impl.Dgemv(blas.Trans, blk, o.p, 1, xs, o.p, z, 1, 1, g[:o.p], 1)
+		} else {
+			impl.Dgemm(blas.Trans, blas.NoTrans, o.rows, o.p, blk, 1, z, o.rows, xs, o.p, 1, g, stride)
+		}
+		return
+	}
+	for i := lo; i < hi; i++ {
+		cols, xi := o.col[o.start[i]:o.start[i+1]], o.val[o.start[i]:o.start[i+1]]
+		for r := 0; r < o.rows; r++ {
+			d := z[(i-lo)*o.rows+r]
+			if d == 0 {
+				continue
+			}
+			gr := g[r*stride : (r+1)*stride]
+			for t, j := range cols {
+				gr[j] += d * xi[t]
+			}
+		}
+	}
 }
 
 // sparsify switches to row lists when fewer than a third of the entries
@@ -221,7 +271,7 @@ func (r *progressRecorder) Record(loc *optimize.Location, op optimize.Operation,
 // classes a multinomial model; intercepts are not penalised. Numeric
 // features are standardised so the penalty treats them alike.
 func trainLogistic(ctx context.Context, m *Model, d *Dataset, o Options) error {
-	lab, y, err := fitLabels(d.Target)
+	lab, y, err := fitLabels(d.Target, o.workers())
 	if err != nil {
 		return err
 	}

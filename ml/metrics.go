@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -310,7 +311,7 @@ func (m *Model) inertia(ctx context.Context, d *Dataset) (float64, error) {
 	if !ok {
 		return 0, fmt.Errorf("%w: inertia needs a k-means model", ErrMetricTask)
 	}
-	x, err := m.prep.transform(d)
+	x, err := m.prep.transform(d, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return 0, err
 	}

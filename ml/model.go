@@ -342,11 +342,11 @@ func Train(ctx context.Context, d *Dataset, opts Options) (*Model, error) {
 
 // prepare fits the preprocessing and encodes the training features.
 func (m *Model) prepare(d *Dataset, enc catEncoding, standardize, dropFirst bool, o Options) (x []float64, n, p int, err error) {
-	m.prep, err = fitPreprocessor(d, enc, standardize, dropFirst, o.Nulls)
+	m.prep, err = fitPreprocessor(d, enc, standardize, dropFirst, o.Nulls, o.workers())
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	x, err = m.prep.transform(d)
+	x, err = m.prep.transform(d, o.workers())
 	for i := range m.prep.Features {
 		m.prep.Features[i].fitCol, m.prep.Features[i].fitCodes = nil, nil
 	}

@@ -128,8 +128,8 @@ func nullError(col string, row int) error {
 }
 
 // fitPreprocessor learns levels, fill values and scales from the training
-// features.
-func fitPreprocessor(d *Dataset, enc catEncoding, standardize, dropFirst bool, nulls NullPolicy) (*preprocessor, error) {
+// features; categorical columns are coded on up to workers goroutines.
+func fitPreprocessor(d *Dataset, enc catEncoding, standardize, dropFirst bool, nulls NullPolicy, workers int) (*preprocessor, error) {
 	if len(d.Features) == 0 {
 		return nil, ErrNoFeatures
 	}
@@ -140,91 +140,78 @@ func fitPreprocessor(d *Dataset, enc catEncoding, standardize, dropFirst bool, n
 		if enc == idIndex {
 			f.Kind = Categorical
 		}
-		n, valid := c.Len(), 0
-		for i := 0; i < n; i++ {
-			if c.IsNull(i) {
-				if nulls == NullReject {
-					return nil, nullError(c.Name, i)
+		valid := c.Len()
+		if c.Null != nil {
+			for i, null := range c.Null {
+				if null {
+					if nulls == NullReject {
+						return nil, nullError(c.Name, i)
+					}
+					valid--
 				}
-				continue
 			}
-			valid++
 		}
 		if valid == 0 {
 			return nil, fmt.Errorf("%w: %q", ErrAllNull, c.Name)
 		}
 		if f.Kind == Numeric {
-			var sum float64
-			for i, v := range c.Num {
-				if !c.IsNull(i) {
-					if math.IsNaN(v) || math.IsInf(v, 0) {
-						return nil, fmt.Errorf("%w: column %q row %d is %v", ErrColumnType, c.Name, i, v)
-					}
-					sum += v
-				}
-			}
-			f.Fill = sum / float64(valid)
-			if standardize {
-				// Variance over all rows after imputation, as a
-				// SimpleImputer followed by StandardScaler computes it.
-				var ss float64
-				for i, v := range c.Num {
-					if !c.IsNull(i) {
-						ss += (v - f.Fill) * (v - f.Fill)
-					}
-				}
-				f.Center = f.Fill
-				if sd := math.Sqrt(ss / float64(n)); sd > 0 {
-					f.Scale = sd
-				}
+			if err := f.fitNumeric(c, valid, standardize); err != nil {
+				return nil, err
 			}
 		} else {
-			// One hash per row: each value gets a provisional code in
-			// order of appearance, renumbered once the levels are sorted.
-			seen := map[string]int32{}
-			var counts []int
-			var first []string
-			codes := make([]int32, n)
-			for i := 0; i < n; i++ {
-				if c.IsNull(i) {
-					codes[i] = -1
-					continue
-				}
-				s := f.text(c, i)
-				k, ok := seen[s]
-				if !ok {
-					k = int32(len(first))
-					seen[s] = k
-					first, counts = append(first, s), append(counts, 0)
-				}
-				counts[k]++
-				codes[i] = k
-			}
-			order := make([]int32, len(first))
-			for k := range order {
-				order[k] = int32(k)
-			}
-			slices.SortFunc(order, func(a, b int32) int { return strings.Compare(first[a], first[b]) })
-			f.Levels = make([]string, len(order))
-			final := make([]int32, len(order))
-			for i, k := range order {
-				f.Levels[i], final[k] = first[k], int32(i)
+			lv := codeLevels(c, workers, strings.Compare)
+			f.Levels = lv.Levels
+			for i, cnt := range lv.Counts {
 				// Ties go to the smallest level, as SimpleImputer breaks them.
-				if counts[k] > counts[order[f.FillLevel]] {
+				if cnt > lv.Counts[f.FillLevel] {
 					f.FillLevel = i
 				}
 			}
-			for i, k := range codes {
-				if k >= 0 {
-					codes[i] = final[k]
-				}
-			}
-			f.fitCol, f.fitCodes = c, codes
+			// The codes are kept so that encoding the training data does
+			// not hash every string again.
+			f.fitCol, f.fitCodes = c, lv.Codes
 		}
 		p.Features = append(p.Features, f)
 	}
 	p.finish()
 	return p, nil
+}
+
+// fitNumeric learns a numeric column's fill value (the mean of its valid
+// rows) and, when standardising, its centre and scale.
+func (f *feature) fitNumeric(c *Column, valid int, standardize bool) error {
+	var sum float64
+	for i, v := range c.Num {
+		if c.Null == nil || !c.Null[i] {
+			sum += v
+		}
+	}
+	// A NaN or infinite value makes the sum so too; only then are the
+	// rows searched for it (finite values can also overflow the sum).
+	if math.IsNaN(sum) || math.IsInf(sum, 0) {
+		for i, v := range c.Num {
+			if (c.Null == nil || !c.Null[i]) && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				return fmt.Errorf("%w: column %q row %d is %v", ErrColumnType, c.Name, i, v)
+			}
+		}
+	}
+	f.Fill = sum / float64(valid)
+	if !standardize {
+		return nil
+	}
+	// Variance over all rows after imputation, as a SimpleImputer
+	// followed by StandardScaler computes it.
+	var ss float64
+	for i, v := range c.Num {
+		if c.Null == nil || !c.Null[i] {
+			ss += (v - f.Fill) * (v - f.Fill)
+		}
+	}
+	f.Center = f.Fill
+	if sd := math.Sqrt(ss / float64(c.Len())); sd > 0 {
+		f.Scale = sd
+	}
+	return nil
 }
 
 // bind finds every model feature in d by name.
@@ -245,25 +232,27 @@ func (p *preprocessor) bind(d *Dataset) ([]*Column, error) {
 }
 
 // transformRange writes rows [lo,hi) of the bound columns into dst
-// (row-major, Width() columns, zeroed by the caller).
+// (row-major, Width() columns, zeroed by the caller), one feature at a
+// time so that each column is read in order.
 func (p *preprocessor) transformRange(cols []*Column, lo, hi int, dst []float64) error {
 	w := p.Width()
 	off := 0
 	for fi := range p.Features {
 		f, c := &p.Features[fi], cols[fi]
-		fw := p.featureWidth(f)
-		for i := lo; i < hi; i++ {
-			row := dst[(i-lo)*w+off : (i-lo)*w+off+fw]
-			null := c.IsNull(i)
-			if null && p.Nulls == NullReject {
-				return nullError(f.Name, i)
+		if c.Null != nil && p.Nulls == NullReject {
+			if i := slices.Index(c.Null[lo:hi], true); i >= 0 {
+				return nullError(f.Name, lo+i)
 			}
+		}
+		at := off
+		for i := lo; i < hi; i, at = i+1, at+w {
+			null := c.Null != nil && c.Null[i]
 			if f.Kind == Numeric {
 				v := c.Num[i]
 				if null {
 					v = f.Fill
 				}
-				row[0] = (v - f.Center) / f.Scale
+				dst[at] = (v - f.Center) / f.Scale
 				continue
 			}
 			lvl, ok := f.FillLevel, true
@@ -274,9 +263,9 @@ func (p *preprocessor) transformRange(cols []*Column, lo, hi int, dst []float64)
 			default:
 				lvl, ok = f.levelIndex(f.text(c, i))
 			}
-			p.putLevel(f, lvl, ok, row)
+			p.putLevel(f, lvl, ok, dst[at:at+p.featureWidth(f)])
 		}
-		off += fw
+		off += p.featureWidth(f)
 	}
 	return nil
 }
@@ -307,15 +296,27 @@ func (p *preprocessor) putLevel(f *feature, lvl int, known bool, row []float64) 
 	}
 }
 
-// transform encodes the whole dataset.
-func (p *preprocessor) transform(d *Dataset) ([]float64, error) {
+// transform encodes the whole dataset, splitting the rows among up to
+// workers goroutines; the error reported is that of the first share of
+// rows that has one.
+func (p *preprocessor) transform(d *Dataset, workers int) ([]float64, error) {
 	cols, err := p.bind(d)
 	if err != nil {
 		return nil, err
 	}
-	n := d.Rows()
-	x := make([]float64, n*p.Width())
-	return x, p.transformRange(cols, 0, n, x)
+	n, width := d.Rows(), p.Width()
+	x := make([]float64, n*width)
+	workers = passWorkers(workers, n)
+	errs := make([]error, workers)
+	forWorkers(workers, n, func(w, lo, hi int) {
+		errs[w] = p.transformRange(cols, lo, hi, x[lo*width:hi*width])
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
 }
 
 // encodeRow encodes one row given as column name → value, the shape
@@ -440,46 +441,31 @@ func (l *labels) value(k int) any {
 	return l.Classes[k]
 }
 
-// fitLabels finds the classes of a target column and each row's class.
-func fitLabels(c *Column) (labels, []int, error) {
-	n := c.Len()
-	text := make([]string, n)
-	for i := 0; i < n; i++ {
-		if c.IsNull(i) {
+// fitLabels finds the classes of a target column and each row's class,
+// coding the rows on up to workers goroutines.
+func fitLabels(c *Column, workers int) (labels, []int, error) {
+	if c.Null != nil {
+		if i := slices.Index(c.Null, true); i >= 0 {
 			return labels{}, nil, fmt.Errorf("%w %q (target, row %d)", ErrNullValue, c.Name, i)
-		}
-		if c.Kind == Numeric {
-			text[i] = FormatLabel(c.Num[i])
-		} else {
-			text[i] = c.Str[i]
 		}
 	}
 	l := labels{Numeric: c.Kind == Numeric}
-	index := map[string]int{}
-	for _, s := range text {
-		if _, ok := index[s]; !ok {
-			index[s] = 0
-			l.Classes = append(l.Classes, s)
-		}
-	}
+	order := strings.Compare
 	if l.Numeric {
-		slices.SortFunc(l.Classes, func(a, b string) int {
+		order = func(a, b string) int {
 			x, _ := strconv.ParseFloat(a, 64)
 			y, _ := strconv.ParseFloat(b, 64)
 			return cmp.Compare(x, y)
-		})
-	} else {
-		slices.Sort(l.Classes)
+		}
 	}
+	lv := codeLevels(c, workers, order)
+	l.Classes = lv.Levels
 	if len(l.Classes) < 2 {
 		return l, nil, fmt.Errorf("%w: %q has only %q", ErrSingleClass, c.Name, l.Classes[0])
 	}
-	for i, s := range l.Classes {
-		index[s] = i
-	}
-	y := make([]int, n)
-	for i, s := range text {
-		y[i] = index[s]
+	y := make([]int, len(lv.Codes))
+	for i, k := range lv.Codes {
+		y[i] = int(k)
 	}
 	return l, y, nil
 }

@@ -398,7 +398,7 @@ func trainTrees(ctx context.Context, m *Model, d *Dataset, o Options) error {
 		err error
 	)
 	if o.Task == Classification {
-		if lab, y, err = fitLabels(d.Target); err != nil {
+		if lab, y, err = fitLabels(d.Target, o.workers()); err != nil {
 			return err
 		}
 		m.labels = lab
