@@ -127,3 +127,41 @@ func TestParseMode(t *testing.T) {
 		t.Error("'fast' accepted")
 	}
 }
+
+// TestMulPatternIsMulVec checks that a matrix whose columns each hold one
+// value multiplies through its pattern to exactly MulVec's result, on one
+// core and on all, and that a matrix without that property has no scale.
+func TestMulPatternIsMulVec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, size := range []int{50, 3000} {
+		m := randomCSR(rng, size, size, 40*size)
+		if m.ColumnScale() != nil {
+			t.Fatalf("%d: random values have a column scale", size)
+		}
+		scale := make([]float64, size)
+		for c := range scale {
+			scale[c] = 1 / float64(1+rng.IntN(9))
+		}
+		for p, c := range m.Ind {
+			m.Val[p] = scale[c]
+		}
+		s := m.ColumnScale()
+		if s == nil {
+			t.Fatalf("%d: no column scale found", size)
+		}
+		x := make([]float64, size)
+		xs := make([]float64, size)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+			xs[i] = s[i] * x[i]
+		}
+		want, got := make([]float64, size), make([]float64, size)
+		m.MulVec(x, want, 1)
+		m.MulPattern(xs, got)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%d: row %d: %v by pattern, %v by values", size, i, got[i], want[i])
+			}
+		}
+	}
+}

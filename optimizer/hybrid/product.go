@@ -139,6 +139,13 @@ type Product struct {
 	colNnz  []int32 // entries of each unit's column, by unit
 	rowSums []float64
 
+	// scale is M.ColumnScale() when full evaluation of a vector can read
+	// M's pattern alone (xs is x scaled by it); checked at the first full
+	// step.
+	scale        []float64
+	scaleChecked bool
+	xs           []float64
+
 	y, r       []float64
 	rZero      bool
 	lastActive []int32
@@ -457,7 +464,20 @@ func (p *Product) estIncremental(activeNnz, touched int, shift bool) float64 {
 }
 
 func (p *Product) full(x []float64) {
-	p.m.MulVec(x, p.y, p.w)
+	if p.w == 1 && !p.scaleChecked {
+		p.scale, p.scaleChecked = p.m.ColumnScale(), true
+		if p.scale != nil {
+			p.xs = make([]float64, len(p.scale))
+		}
+	}
+	if p.scale == nil {
+		p.m.MulVec(x, p.y, p.w)
+		return
+	}
+	for c, s := range p.scale {
+		p.xs[c] = s * x[c]
+	}
+	p.m.MulPattern(p.xs, p.y)
 }
 
 // pass adds Next−Prev−Shift to the residual and picks the threshold: the
