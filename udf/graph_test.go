@@ -2,6 +2,7 @@ package udf_test
 
 import (
 	"compress/gzip"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -180,15 +181,21 @@ func TestSlashdotSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("LOAD_EDGES soc-Slashdot0902: %d edges, parse %.0f ms, write %.1f s", edges, parseMS, writeMS/1e3)
-	for _, mode := range []string{"full", "hybrid"} {
+	// Each mode runs twice and the second run is reported: the first call
+	// of the server pays one-time costs (the runtime's cost calibration).
+	for i, mode := range []string{"full", "full", "hybrid", "hybrid"} {
 		var runID, iters, full, inc, reorgs int64
 		var gotMode string
 		var converged bool
 		var final, readMS, computeMS, wMS float64
-		err := s.db.QueryRow("CALL sys.ML_PAGERANK('t.slashdot', 'src', 'dst', 't.pr_"+mode+"', JSON_OBJECT('tolerance', 1e-10, 'max_iterations', 1000, 'mode', '"+mode+"'))").
+		out := fmt.Sprintf("t.pr_%s%d", mode, i)
+		err := s.db.QueryRow("CALL sys.ML_PAGERANK('t.slashdot', 'src', 'dst', '"+out+"', JSON_OBJECT('tolerance', 1e-10, 'max_iterations', 1000, 'mode', '"+mode+"'))").
 			Scan(&runID, &gotMode, &iters, &converged, &full, &inc, &reorgs, &final, &readMS, &computeMS, &wMS)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			continue
 		}
 		t.Logf("ML_PAGERANK %s at 1e-10: %d iterations (%d full, %d incremental), read %.0f ms, compute %.0f ms, write %.1f s", mode, iters, full, inc, readMS, computeMS, wMS/1e3)
 	}
