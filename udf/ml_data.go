@@ -1,11 +1,14 @@
 package udf
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/sqltypes"
 
@@ -96,15 +99,6 @@ func (t *mlTable) column(name string) (*mlColumn, error) {
 // trains the same model on every node and after every restart, whatever
 // the physical layout; keyless tables come in storage order.
 func (m *mlLib) readColumns(ctx *sql.Context, t *mlTable, cols []*mlColumn) ([]ml.Column, error) {
-	cursors, err := m.srv.Store().ScanTable(t.db, t.name)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		for _, c := range cursors {
-			c.Close()
-		}
-	}()
 	conv := make([]func(v any) (float64, string, error), len(cols))
 	for k, c := range cols {
 		conv[k] = valueReader(c)
@@ -119,56 +113,95 @@ func (m *mlLib) readColumns(ctx *sql.Context, t *mlTable, cols []*mlColumn) ([]m
 		}
 	}
 	var keys []storage.Row
+	var ints []int64 // the keys, when the key is one integer column
 	keep := len(t.pk) > 0
 	n := 0
-	for _, cur := range cursors {
-		for {
-			r, _, ok := cur.Next()
-			if !ok {
-				break
+	err := m.srv.Store().ScanRecords(ctx, t.db, t.name, func(rec arrow.RecordBatch) error {
+		for k, c := range cols {
+			if err := appendArray(&out[k], rec.Column(c.ord), conv[k], n); err != nil {
+				return err
 			}
-			if n&4095 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
+		}
+		rows := int(rec.NumRows())
+		var ik *array.Int64
+		if keep && len(t.pk) == 1 {
+			ik, _ = rec.Column(t.pk[0]).(*array.Int64)
+		}
+		if ik != nil && keys == nil {
+			ints = append(ints, ik.Int64Values()...)
+		} else if keep {
+			for i := range ints {
+				keys = append(keys, storage.Row{ints[i]})
 			}
-			for k, c := range cols {
-				col := &out[k]
-				v := r[c.ord]
-				var f float64
-				var s string
-				if v != nil {
-					if f, s, err = conv[k](v); err != nil {
-						return nil, fmt.Errorf("%w: column '%s' row %d: %w", ErrArgument, c.name, n+1, err)
-					}
-				} else {
-					if col.Null == nil {
-						col.Null = make([]bool, n, max(n+1, t.rows))
-					}
-				}
-				if col.Null != nil {
-					col.Null = append(col.Null, v == nil)
-				}
-				if col.Kind == ml.Numeric {
-					col.Num = append(col.Num, f)
-				} else {
-					col.Str = append(col.Str, s)
-				}
-			}
-			if keep {
+			ints = nil
+			for i := 0; i < rows; i++ {
 				key := make(storage.Row, len(t.pk))
-				for i, p := range t.pk {
-					key[i] = r[p]
+				for j, p := range t.pk {
+					key[j] = storage.ColumnValue(rec.Column(p), i)
 				}
 				keys = append(keys, key)
 			}
-			n++
 		}
+		n += rows
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if keep {
+	switch {
+	case keep && keys == nil:
+		perm := make([]int, len(ints))
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortFunc(perm, func(a, b int) int { return cmp.Compare(ints[a], ints[b]) })
+		permuteColumns(out, perm)
+	case keep:
 		orderByKey(t, out, keys)
 	}
 	return out, nil
+}
+
+// appendArray appends the values of a stored column to col, converted by
+// conv; base is the number of rows col already holds, for messages. A
+// DOUBLE column without NULLs is copied as it is and a string column read
+// without boxing.
+func appendArray(col *ml.Column, a arrow.Array, conv func(v any) (float64, string, error), base int) error {
+	n := a.Len()
+	if a.NullN() > 0 && col.Null == nil {
+		col.Null = make([]bool, base, base+n)
+	}
+	if col.Null != nil {
+		for i := 0; i < n; i++ {
+			col.Null = append(col.Null, a.IsNull(i))
+		}
+	}
+	if f, ok := a.(*array.Float64); ok && col.Kind == ml.Numeric && a.NullN() == 0 {
+		col.Num = append(col.Num, f.Float64Values()...)
+		return nil
+	}
+	if str, ok := a.(*array.LargeString); ok && col.Kind != ml.Numeric {
+		for i := 0; i < n; i++ {
+			col.Str = append(col.Str, str.Value(i))
+		}
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		var f float64
+		var s string
+		if !a.IsNull(i) {
+			var err error
+			if f, s, err = conv(storage.ColumnValue(a, i)); err != nil {
+				return fmt.Errorf("%w: column '%s' row %d: %w", ErrArgument, col.Name, base+i+1, err)
+			}
+		}
+		if col.Kind == ml.Numeric {
+			col.Num = append(col.Num, f)
+		} else {
+			col.Str = append(col.Str, s)
+		}
+	}
+	return nil
 }
 
 // orderByKey permutes the columns into primary-key order.
@@ -189,6 +222,11 @@ func orderByKey(t *mlTable, cols []ml.Column, keys []storage.Row) {
 		}
 		return 0
 	})
+	permuteColumns(cols, perm)
+}
+
+// permuteColumns reorders every column's rows by perm.
+func permuteColumns(cols []ml.Column, perm []int) {
 	for k := range cols {
 		c := &cols[k]
 		if c.Num != nil {

@@ -443,40 +443,12 @@ func (p *predictColumns) appendConverted(b array.Builder, pr *ml.Predictions) er
 
 // recordDataset converts the model's columns of a batch of stored rows.
 func recordDataset(rec arrow.RecordBatch, cols []*mlColumn, readers []func(v any) (float64, string, error)) (*ml.Dataset, error) {
-	n := int(rec.NumRows())
 	d := &ml.Dataset{Features: make([]ml.Column, len(cols))}
 	for k, c := range cols {
-		col := ml.Column{Name: c.name, Kind: c.kind}
-		a := rec.Column(c.ord)
-		if f, ok := a.(*array.Float64); ok && a.NullN() == 0 && c.kind == ml.Numeric {
-			col.Num = append([]float64(nil), f.Float64Values()...)
-			d.Features[k] = col
-			continue
+		d.Features[k] = ml.Column{Name: c.name, Kind: c.kind}
+		if err := appendArray(&d.Features[k], rec.Column(c.ord), readers[k], 0); err != nil {
+			return nil, err
 		}
-		if c.kind == ml.Numeric {
-			col.Num = make([]float64, n)
-		} else {
-			col.Str = make([]string, n)
-		}
-		for i := 0; i < n; i++ {
-			if a.IsNull(i) {
-				if col.Null == nil {
-					col.Null = make([]bool, n)
-				}
-				col.Null[i] = true
-				continue
-			}
-			f, s, err := readers[k](storage.ColumnValue(a, i))
-			if err != nil {
-				return nil, fmt.Errorf("%w: column '%s': %w", ErrArgument, c.name, err)
-			}
-			if c.kind == ml.Numeric {
-				col.Num[i] = f
-			} else {
-				col.Str[i] = s
-			}
-		}
-		d.Features[k] = col
 	}
 	return d, nil
 }
