@@ -6,4 +6,10 @@
 # Usage: bench/ml.sh [-repeats N] [-only ALGORITHM|DATASET|predict]
 set -eu
 cd "$(dirname "$0")/.."
-exec go run ./bench/mlbench "$@"
+# OpenBLAS when libopenblas is installed, as the server is built (Makefile).
+tags=
+if [ -e /usr/lib/x86_64-linux-gnu/libopenblas.so ] || ldconfig -p 2>/dev/null | grep -q libopenblas.so; then
+	tags="-tags openblas"
+	export CGO_LDFLAGS=-lopenblas
+fi
+exec go run $tags ./bench/mlbench "$@"
