@@ -70,6 +70,10 @@ type Options struct {
 	IterationMode     hybrid.Mode
 	IterationBudget   float64
 	IterationResidual float64
+	// ElementwiseFusion evaluates trees of element-wise operators over
+	// dense values in one pass without temporaries (fuse.go); results are
+	// the same bit for bit either way.
+	ElementwiseFusion bool
 	// Devices runs the script's products and tells EXPLAIN where each
 	// would run and why; the SQL side passes the server's dispatcher as
 	// the session's @@ml_device sees it. Nil means matrix.Device().
@@ -79,7 +83,7 @@ type Options struct {
 // DefaultOptions turns every optimisation on.
 func DefaultOptions() Options {
 	return Options{RedundancyElimination: true, ReorderChains: true, WhileIterations: 20,
-		Hybrid: true, IterationMode: hybrid.ModeHybrid, IterationBudget: 0.01}
+		Hybrid: true, IterationMode: hybrid.ModeHybrid, IterationBudget: 0.01, ElementwiseFusion: true}
 }
 
 // Result is what a finished script leaves behind.

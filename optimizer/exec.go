@@ -14,6 +14,9 @@ type frame struct {
 	in   *interp
 	memo map[*pnode]*matrix.Matrix // values of this segment execution
 	time bool
+	// parents counts the plan's edges into each node, for element-wise
+	// fusion (fuse.go); nil turns fusion off for the frame.
+	parents map[*pnode]int
 }
 
 func scalar(v float64) *matrix.Matrix {
@@ -49,6 +52,14 @@ func (f *frame) eval(n *pnode) (*matrix.Matrix, error) {
 		if v, ok := f.in.hoisted[n]; ok {
 			return v, nil
 		}
+	}
+	if v, ok, err := f.fused(n); err != nil {
+		return nil, posError(n.pos, err)
+	} else if ok {
+		if n.pure() {
+			f.memo[n] = v
+		}
+		return v, nil
 	}
 	args := make([]*matrix.Matrix, len(n.args))
 	var ops []operand

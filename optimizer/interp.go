@@ -39,6 +39,8 @@ type interp struct {
 	opts  Options
 	mode  runMode
 	costs *CostModel
+	// fusedKernels counts element-wise trees run as one kernel.
+	fusedKernels int
 
 	vars    map[string]*matrix.Matrix
 	session map[string]*matrix.Matrix // session variables read so far
@@ -209,6 +211,11 @@ func (in *interp) execSegment(seg *segment) error {
 		}
 	}
 	f := in.newFrame()
+	roots := make([]*pnode, len(stmts))
+	for i, ps := range stmts {
+		roots[i] = ps.root
+	}
+	f.parents = countParents(roots)
 	for _, ps := range stmts {
 		if err := in.checkCtx(ps.src.Pos()); err != nil {
 			return err

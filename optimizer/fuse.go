@@ -1,0 +1,371 @@
+package optimizer
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/sqlearn/sqlearn/matrix"
+)
+
+// Element-wise fusion. A tree of element-wise operators over dense
+// matrices of one shape (and 1x1 values) is evaluated in one pass over
+// the elements, a cache-sized chunk at a time, instead of one operator at a
+// time with a full temporary matrix each: PageRank's update
+// (@damping * (@M %*% x + s) + t, then sum(abs(xn - x))) made eight
+// n-vectors per iteration that way. Every element goes through the same
+// floating-point operations in the same order as the unfused operators
+// (matrix.Add, AddScalar, Scale, ...), so results are bit for bit the same;
+// the tests hold the two paths to that.
+//
+// Only operators no other plan node reads are folded into their parent
+// (the frame's parent counts), so a value that ReMac shares is still
+// computed once. Anything else (sparse operands, products, calls other
+// than abs and sqrt) is a leaf, evaluated as usual.
+
+// fuseChunk is the elements a worker evaluates at a time: small enough for
+// a buffer per operator to stay in the L1/L2 caches.
+const fuseChunk = 1024
+
+// fuseParallel is the size above which the elements are split across the
+// cores.
+const fuseParallel = 1 << 15
+
+// fusable reports whether a node is an element-wise operator a kernel can
+// evaluate.
+func fusable(n *pnode) bool {
+	switch n.op {
+	case opAdd, opSub, opEMul, opEDiv, opNeg, opScale:
+		return true
+	case opCall:
+		return (n.name == "abs" || n.name == "sqrt") && len(n.args) == 1
+	}
+	return false
+}
+
+// kern is one node of a fused kernel: an operator over its kids, or a leaf
+// holding a dense matrix's values or a 1x1 value.
+type kern struct {
+	op     opKind
+	name   string
+	kids   []*kern
+	scalar bool    // the node's value is 1x1: s
+	s      float64 // a 1x1 value, or opScale's combined factor
+	vals   []float64
+	id     int // index of the node's buffer in a worker's scratch
+}
+
+// kernelBuilder collects a kernel's leaves and checks they share a shape.
+type kernelBuilder struct {
+	f          *frame
+	rows, cols int
+	vector     bool // some leaf is not 1x1
+	bad        bool // a leaf that cannot be fused: sparse, or another shape
+	ops        int  // operator nodes
+	bufs       int
+}
+
+// fused evaluates n as one kernel when n heads an element-wise tree of at
+// least two operators over dense values of one shape; ok is false when it
+// does not, and the caller evaluates n as usual (the leaves evaluated here
+// are memoised, so nothing is computed twice).
+func (f *frame) fused(n *pnode) (v *matrix.Matrix, ok bool, err error) {
+	if f.parents == nil || !f.in.opts.ElementwiseFusion || !fusable(n) || !f.inlinesAny(n) {
+		return nil, false, nil
+	}
+	b := &kernelBuilder{f: f}
+	k, err := b.build(n, true)
+	if err != nil || b.bad || !b.vector || k.scalar || b.ops < 2 {
+		return nil, false, nil
+	}
+	var start time.Time
+	if f.time {
+		start = time.Now()
+	}
+	out := make([]float64, b.rows*b.cols)
+	runKernel(k, b.bufs, out)
+	f.in.fusedKernels++
+	if f.time {
+		n.calls++
+		n.elapsed += time.Since(start)
+	}
+	m, err := matrix.NewDense(b.rows, b.cols, out)
+	return m, err == nil, err
+}
+
+// inlinesAny reports whether some operand of n would be folded into it.
+func (f *frame) inlinesAny(n *pnode) bool {
+	for _, a := range n.args {
+		if f.private(a) && fusable(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// private says a node is read by one parent only and has no value yet, so
+// folding it into that parent loses nothing.
+func (f *frame) private(n *pnode) bool {
+	if _, done := f.memo[n]; done {
+		return false
+	}
+	return f.parents[n] == 1
+}
+
+func (b *kernelBuilder) build(n *pnode, root bool) (*kern, error) {
+	if !root && !(fusable(n) && b.f.private(n)) {
+		return b.leaf(n)
+	}
+	b.ops++
+	k := &kern{op: n.op, name: n.name, s: n.coef}
+	for _, a := range n.args {
+		c, err := b.build(a, false)
+		if err != nil {
+			return nil, err
+		}
+		k.kids = append(k.kids, c)
+	}
+	if n.op == opScale {
+		// The extra operands are 1x1 factors, combined in the order the
+		// unfused operator combines them.
+		for i, c := range k.kids[1:] {
+			if !c.scalar {
+				b.bad = true
+				return k, nil
+			}
+			if i < n.nNum {
+				k.s *= c.s
+			} else {
+				k.s /= c.s
+			}
+		}
+		k.kids = k.kids[:1]
+	}
+	if b.bad {
+		return k, nil
+	}
+	allScalar := true
+	for _, c := range k.kids {
+		allScalar = allScalar && c.scalar
+	}
+	if allScalar {
+		// Folded now, as the unfused operators compute 1x1 values.
+		k.scalar, k.s = true, foldScalar(k)
+		k.kids = nil
+		return k, nil
+	}
+	k.id = b.bufs
+	b.bufs++
+	return k, nil
+}
+
+func (b *kernelBuilder) leaf(n *pnode) (*kern, error) {
+	if !n.pure() {
+		// Not evaluated here: if the kernel then gave up, the usual path
+		// would run it a second time.
+		b.bad = true
+		return &kern{}, nil
+	}
+	m, err := b.f.eval(n)
+	if err != nil {
+		return nil, err
+	}
+	if isScalar(m) {
+		x, _ := scalarOf(m)
+		return &kern{scalar: true, s: x}, nil
+	}
+	vals, dense := m.DenseValues()
+	switch {
+	case !dense:
+		b.bad = true
+	case !b.vector:
+		b.vector, b.rows, b.cols = true, m.Rows(), m.Cols()
+	case m.Rows() != b.rows || m.Cols() != b.cols:
+		b.bad = true
+	}
+	return &kern{vals: vals}, nil
+}
+
+// foldScalar is an operator's value over 1x1 operands, as elementwise,
+// matrix.Scale and the builtins give it.
+func foldScalar(k *kern) float64 {
+	switch k.op {
+	case opNeg:
+		return k.kids[0].s * -1
+	case opScale:
+		return k.kids[0].s * k.s
+	case opCall:
+		if k.name == "abs" {
+			return math.Abs(k.kids[0].s)
+		}
+		return math.Sqrt(k.kids[0].s)
+	}
+	return scalarOp(k.op, k.kids[0].s, k.kids[1].s)
+}
+
+// runKernel fills out with the kernel's value, chunk by chunk, on every
+// core when out is large.
+func runKernel(k *kern, bufs int, out []float64) {
+	work := func(lo, hi int) {
+		scratch := make([][]float64, bufs)
+		for i := range scratch {
+			scratch[i] = make([]float64, fuseChunk)
+		}
+		for c := lo; c < hi; c += fuseChunk {
+			e := min(c+fuseChunk, hi)
+			copy(out[c:e], k.chunk(scratch, c, e))
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || len(out) < fuseParallel {
+		work(0, len(out))
+		return
+	}
+	per := (len(out)/workers + fuseChunk - 1) / fuseChunk * fuseChunk
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(out); lo += per {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			work(lo, hi)
+		}(lo, min(lo+per, len(out)))
+	}
+	wg.Wait()
+}
+
+// chunk returns the node's values for elements lo..hi: a leaf's own slice,
+// or the node's scratch buffer filled from its kids'. It is called only on
+// nodes that are not 1x1.
+func (k *kern) chunk(scratch [][]float64, lo, hi int) []float64 {
+	if k.vals != nil {
+		return k.vals[lo:hi]
+	}
+	d := scratch[k.id][:hi-lo]
+	a := k.kids[0]
+	switch k.op {
+	case opNeg:
+		x := a.chunk(scratch, lo, hi)
+		for i, v := range x {
+			d[i] = v * -1
+		}
+		return d
+	case opScale:
+		x, s := a.chunk(scratch, lo, hi), k.s
+		for i, v := range x {
+			d[i] = v * s
+		}
+		return d
+	case opCall:
+		x := a.chunk(scratch, lo, hi)
+		if k.name == "abs" {
+			for i, v := range x {
+				d[i] = math.Abs(v)
+			}
+		} else {
+			for i, v := range x {
+				d[i] = math.Sqrt(v)
+			}
+		}
+		return d
+	}
+	b := k.kids[1]
+	switch {
+	case b.scalar:
+		binaryScalarRight(k.op, d, a.chunk(scratch, lo, hi), b.s)
+	case a.scalar:
+		binaryScalarLeft(k.op, d, a.s, b.chunk(scratch, lo, hi))
+	default:
+		x, y := a.chunk(scratch, lo, hi), b.chunk(scratch, lo, hi)
+		switch k.op {
+		case opAdd:
+			for i := range d {
+				d[i] = x[i] + y[i]
+			}
+		case opSub:
+			for i := range d {
+				d[i] = x[i] - y[i]
+			}
+		case opEMul:
+			for i := range d {
+				d[i] = x[i] * y[i]
+			}
+		case opEDiv:
+			for i := range d {
+				d[i] = x[i] / y[i]
+			}
+		}
+	}
+	return d
+}
+
+// binaryScalarRight is x op y for a 1x1 y, as elementwise computes it:
+// through Scale (by 1/y for a division) or AddScalar (of -y for a
+// subtraction).
+func binaryScalarRight(op opKind, d, x []float64, y float64) {
+	switch op {
+	case opEMul:
+		for i, v := range x {
+			d[i] = v * y
+		}
+	case opEDiv:
+		r := 1 / y
+		for i, v := range x {
+			d[i] = v * r
+		}
+	case opAdd:
+		for i, v := range x {
+			d[i] = v + y
+		}
+	case opSub:
+		ny := -y
+		for i, v := range x {
+			d[i] = v + ny
+		}
+	}
+}
+
+// binaryScalarLeft is x op y for a 1x1 x, as elementwise computes it:
+// Scale or AddScalar for * and +, the operator itself for - and /.
+func binaryScalarLeft(op opKind, d []float64, x float64, y []float64) {
+	switch op {
+	case opEMul:
+		for i, v := range y {
+			d[i] = v * x
+		}
+	case opAdd:
+		for i, v := range y {
+			d[i] = v + x
+		}
+	case opSub:
+		for i, v := range y {
+			d[i] = x - v
+		}
+	case opEDiv:
+		for i, v := range y {
+			d[i] = x / v
+		}
+	}
+}
+
+// countParents counts, for every node reachable from the roots, how many
+// parent edges (and statement roots) lead to it.
+func countParents(roots []*pnode) map[*pnode]int {
+	parents := make(map[*pnode]int)
+	var walk func(n *pnode)
+	walk = func(n *pnode) {
+		for _, a := range n.args {
+			parents[a]++
+			if parents[a] == 1 {
+				walk(a)
+			}
+		}
+	}
+	for _, r := range roots {
+		parents[r]++
+		if parents[r] == 1 {
+			walk(r)
+		}
+	}
+	return parents
+}
