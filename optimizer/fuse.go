@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sqlearn/sqlearn/gpu"
 	"github.com/sqlearn/sqlearn/matrix"
 )
 
@@ -92,6 +93,29 @@ func (f *frame) fused(n *pnode) (v *matrix.Matrix, ok bool, err error) {
 	}
 	m, err := matrix.NewDense(b.rows, b.cols, out)
 	return m, err == nil, err
+}
+
+// fusedSum is sum(a) for an element-wise tree a that only this sum reads:
+// the tree's values go to a buffer the interpreter reuses and the device
+// sums them as matrix.Sum would, so the vector is never allocated. ok is
+// false when a is not such a tree.
+func (f *frame) fusedSum(a *pnode) (float64, bool) {
+	if f.parents == nil || !f.in.opts.ElementwiseFusion || !fusable(a) || !f.private(a) {
+		return 0, false
+	}
+	b := &kernelBuilder{f: f}
+	k, err := b.build(a, true)
+	if err != nil || b.bad || !b.vector || k.scalar {
+		return 0, false
+	}
+	size := b.rows * b.cols
+	if cap(f.in.sumScratch) < size {
+		f.in.sumScratch = make([]float64, size)
+	}
+	buf := f.in.sumScratch[:size]
+	runKernel(k, b.bufs, buf)
+	f.in.fusedKernels++
+	return matrix.Device().Reduce(gpu.Sum, buf), true
 }
 
 // inlinesAny reports whether some operand of n would be folded into it.

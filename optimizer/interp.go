@@ -39,8 +39,10 @@ type interp struct {
 	opts  Options
 	mode  runMode
 	costs *CostModel
-	// fusedKernels counts element-wise trees run as one kernel.
+	// fusedKernels counts element-wise trees run as one kernel;
+	// sumScratch holds the values of the last one summed (fusedSum).
 	fusedKernels int
+	sumScratch   []float64
 
 	vars    map[string]*matrix.Matrix
 	session map[string]*matrix.Matrix // session variables read so far
