@@ -238,7 +238,7 @@ func runKernel(k *kern, bufs int, out []float64) {
 		}
 		for c := lo; c < hi; c += fuseChunk {
 			e := min(c+fuseChunk, hi)
-			copy(out[c:e], k.chunk(scratch, c, e))
+			k.compute(out[c:e], scratch, c, e)
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -259,29 +259,38 @@ func runKernel(k *kern, bufs int, out []float64) {
 }
 
 // chunk returns the node's values for elements lo..hi: a leaf's own slice,
-// or the node's scratch buffer filled from its kids'. It is called only on
+// or the node's scratch buffer filled by compute. It is called only on
 // nodes that are not 1x1.
 func (k *kern) chunk(scratch [][]float64, lo, hi int) []float64 {
 	if k.vals != nil {
 		return k.vals[lo:hi]
 	}
 	d := scratch[k.id][:hi-lo]
+	k.compute(d, scratch, lo, hi)
+	return d
+}
+
+// compute writes an operator node's values for elements lo..hi into d.
+func (k *kern) compute(d []float64, scratch [][]float64, lo, hi int) {
 	a := k.kids[0]
 	switch k.op {
 	case opNeg:
 		x := a.chunk(scratch, lo, hi)
+		d = d[:len(x)]
 		for i, v := range x {
 			d[i] = v * -1
 		}
-		return d
+		return
 	case opScale:
 		x, s := a.chunk(scratch, lo, hi), k.s
+		d = d[:len(x)]
 		for i, v := range x {
 			d[i] = v * s
 		}
-		return d
+		return
 	case opCall:
 		x := a.chunk(scratch, lo, hi)
+		d = d[:len(x)]
 		if k.name == "abs" {
 			for i, v := range x {
 				d[i] = math.Abs(v)
@@ -291,7 +300,7 @@ func (k *kern) chunk(scratch [][]float64, lo, hi int) []float64 {
 				d[i] = math.Sqrt(v)
 			}
 		}
-		return d
+		return
 	}
 	b := k.kids[1]
 	switch {
@@ -301,6 +310,7 @@ func (k *kern) chunk(scratch [][]float64, lo, hi int) []float64 {
 		binaryScalarLeft(k.op, d, a.s, b.chunk(scratch, lo, hi))
 	default:
 		x, y := a.chunk(scratch, lo, hi), b.chunk(scratch, lo, hi)
+		x, y = x[:len(d)], y[:len(d)]
 		switch k.op {
 		case opAdd:
 			for i := range d {
@@ -320,13 +330,13 @@ func (k *kern) chunk(scratch [][]float64, lo, hi int) []float64 {
 			}
 		}
 	}
-	return d
 }
 
 // binaryScalarRight is x op y for a 1x1 y, as elementwise computes it:
 // through Scale (by 1/y for a division) or AddScalar (of -y for a
 // subtraction).
 func binaryScalarRight(op opKind, d, x []float64, y float64) {
+	d = d[:len(x)]
 	switch op {
 	case opEMul:
 		for i, v := range x {
@@ -352,6 +362,7 @@ func binaryScalarRight(op opKind, d, x []float64, y float64) {
 // binaryScalarLeft is x op y for a 1x1 x, as elementwise computes it:
 // Scale or AddScalar for * and +, the operator itself for - and /.
 func binaryScalarLeft(op opKind, d []float64, x float64, y []float64) {
+	d = d[:len(y)]
 	switch op {
 	case opEMul:
 		for i, v := range y {
