@@ -13,9 +13,11 @@ import (
 func TestCodeLevels(t *testing.T) {
 	const n = 3 * minRowsPerWorker
 	text, num := make([]string, n), make([]float64, n)
+	many := make([]string, n) // more levels than codeStrings compares
 	null := make([]bool, n)
 	for i := range text {
 		text[i] = string(rune('a' + (i*7)%5))
+		many[i] = "level " + string(rune('A'+(i*13)%40))
 		num[i] = float64((i*7)%5) - 2
 		null[i] = i%11 == 3
 	}
@@ -27,6 +29,7 @@ func TestCodeLevels(t *testing.T) {
 		col  Column
 	}{
 		{"text", CategoricalColumn("c", text, null)},
+		{"many levels", CategoricalColumn("m", many, null)},
 		{"numeric", NumericColumn("x", num, null)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -41,8 +44,8 @@ func TestCodeLevels(t *testing.T) {
 				}
 				if k >= 0 {
 					total++
-					if tc.col.Kind == Categorical && one.Levels[k] != text[i] {
-						t.Fatalf("row %d: level %q, want %q", i, one.Levels[k], text[i])
+					if tc.col.Kind == Categorical && one.Levels[k] != tc.col.Str[i] {
+						t.Fatalf("row %d: level %q, want %q", i, one.Levels[k], tc.col.Str[i])
 					}
 					if tc.col.Kind == Numeric && one.Levels[k] != FormatLabel(num[i]) {
 						t.Fatalf("row %d: level %q, want %q", i, one.Levels[k], FormatLabel(num[i]))
