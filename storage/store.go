@@ -263,6 +263,17 @@ func (s *Store) Conflict(db, table string, r Row, self string, skip func(id stri
 // Lookup returns the rows whose key in the named index ("" for the primary
 // key) falls in any of the ranges, with their identities.
 func (s *Store) Lookup(db, table, indexName string, ranges []Range) ([]Row, []string, error) {
+	return s.lookup(db, table, indexName, ranges, true)
+}
+
+// LookupIdentities is Lookup without the rows, for callers that only ask
+// which rows match (reading a row copies its binary values).
+func (s *Store) LookupIdentities(db, table, indexName string, ranges []Range) ([]string, error) {
+	_, ids, err := s.lookup(db, table, indexName, ranges, false)
+	return ids, err
+}
+
+func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows bool) ([]Row, []string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, err := s.table(db, table)
@@ -293,7 +304,9 @@ func (s *Store) Lookup(db, table, indexName string, ranges []Range) ([]Row, []st
 				}
 				seen[id] = true
 			}
-			rows = append(rows, t.rowAt(t.locs[id]))
+			if withRows {
+				rows = append(rows, t.rowAt(t.locs[id]))
+			}
 			ids = append(ids, id)
 			return true
 		})

@@ -102,11 +102,11 @@ func (m *mlLib) handleTaken(ctx *sql.Context, user, handle string) (bool, error)
 	// column's collation as the SQL predicate would, without a session or
 	// a query: training checks this once or more per call.
 	key := storage.Range{{Lo: storage.Cut{Kind: storage.CutBelow, Key: handle}, Hi: storage.Cut{Kind: storage.CutAbove, Key: handle}}}
-	rows, _, err := store.Lookup(db, catalogTable, "model_handle", []storage.Range{key})
+	ids, err := store.LookupIdentities(db, catalogTable, "model_handle", []storage.Range{key})
 	if err != nil {
 		return false, err
 	}
-	return len(rows) > 0, nil
+	return len(ids) > 0, nil
 }
 
 // reserveHandle picks the handle of a new model: the caller's choice, or
@@ -155,9 +155,9 @@ func (m *mlLib) release(user, handle string) {
 // saveModel writes one catalog row through the engine, creating the
 // user's catalog on first use, so the model takes the replicated path.
 func (m *mlLib) saveModel(ctx *sql.Context, user, handle string, model *ml.Model, meta *modelMeta) error {
-	ictx := m.innerContext(ctx)
 	schema := catalogSchema(user)
 	if _, err := m.srv.Store().Table(schema, catalogTable); err != nil {
+		ictx := m.innerContext(ctx)
 		if err := exec(ictx, m.lib, "CREATE DATABASE IF NOT EXISTS "+ident(schema)); err != nil {
 			return err
 		}
@@ -183,8 +183,11 @@ func (m *mlLib) saveModel(ctx *sql.Context, user, handle string, model *ml.Model
 	// a small model.
 	row := sql.Row{nil, handle, blob, user, uint64(time.Now().Unix()), target, meta.TrainTable,
 		uint64(len(blob)), meta.Algorithm, meta.Task, string(colsJSON), string(metaJSON), nil}
+	// BulkInsert runs no statement in the session and commits on its own,
+	// so the caller's context serves: a session of its own (innerContext)
+	// costs more than the write of a small model.
 	db, _ := m.srv.Store().Database(schema)
-	_, err = m.srv.Provider().BulkInsert(ictx, db, catalogTable, func(emit func(sql.Row) error) error { return emit(row) })
+	_, err = m.srv.Provider().BulkInsert(ctx, db, catalogTable, func(emit func(sql.Row) error) error { return emit(row) })
 	if err != nil {
 		if errors.Is(err, storage.ErrDuplicateKey) || sql.ErrUniqueKeyViolation.Is(err) || sql.ErrPrimaryKeyViolation.Is(err) {
 			return fmt.Errorf("%w: '%s'", ErrModelExists, handle)
