@@ -212,37 +212,72 @@ var Metrics = []string{
 
 // Score predicts d with m and compares with d's target by metric.
 func Score(ctx context.Context, m *Model, d *Dataset, metric string) (float64, error) {
-	metric = strings.ToLower(metric)
-	if !slices.Contains(Metrics, metric) {
-		return 0, fmt.Errorf("%w: %q", ErrUnknownMetric, metric)
+	s, err := ScoreAll(ctx, m, d, []string{metric})
+	if err != nil {
+		return 0, err
+	}
+	return s[0], nil
+}
+
+// ScoreAll is Score for several metrics of one dataset, predicting it once.
+func ScoreAll(ctx context.Context, m *Model, d *Dataset, metrics []string) ([]float64, error) {
+	names := make([]string, len(metrics))
+	for i, metric := range metrics {
+		names[i] = strings.ToLower(metric)
+		if !slices.Contains(Metrics, names[i]) {
+			return nil, fmt.Errorf("%w: %q", ErrUnknownMetric, metric)
+		}
 	}
 	if d.Rows() == 0 {
-		return 0, ErrEmptyDataset
+		return nil, ErrEmptyDataset
 	}
+	out := make([]float64, len(names))
 	if m.task == Clustering {
-		if metric != "inertia" {
-			return 0, fmt.Errorf("%w: %s on %v", ErrMetricTask, metric, m.task)
+		for i, metric := range names {
+			if metric != "inertia" {
+				return nil, fmt.Errorf("%w: %s on %v", ErrMetricTask, metric, m.task)
+			}
+			v, err := m.inertia(ctx, d)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
 		}
-		return m.inertia(ctx, d)
+		return out, nil
 	}
 	if d.Target == nil {
-		return 0, fmt.Errorf("%w: no target column", ErrMissingColumn)
+		return nil, fmt.Errorf("%w: no target column", ErrMissingColumn)
 	}
 	pr, err := m.PredictBatch(ctx, d)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if m.task == Classification {
 		y, err := m.labels.classIndex(d.Target)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		return classificationScore(metric, y, pr)
+		for i, metric := range names {
+			if out[i], err = classificationScore(metric, y, pr); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
 	}
 	y, err := numericTarget(d.Target)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
+	for i, metric := range names {
+		if out[i], err = regressionScore(m.task, metric, y, pr); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// regressionScore is one regression metric of predictions against y.
+func regressionScore(task Task, metric string, y []float64, pr *Predictions) (float64, error) {
 	neg := 1.0
 	if strings.HasPrefix(metric, "neg_") {
 		neg, metric = -1, strings.TrimPrefix(metric, "neg_")
@@ -257,7 +292,7 @@ func Score(ctx context.Context, m *Model, d *Dataset, metric string) (float64, e
 	case "rmse", "root_mean_squared_error":
 		return RMSE(y, pr.Values), nil
 	}
-	return 0, fmt.Errorf("%w: %s on %v", ErrMetricTask, metric, m.task)
+	return 0, fmt.Errorf("%w: %s on %v", ErrMetricTask, metric, task)
 }
 
 func classificationScore(metric string, y []int, pr *Predictions) (float64, error) {

@@ -375,12 +375,13 @@ func (m *mlLib) runTraining(ctx *sql.Context, j *job, user, handle string, t *ml
 			continue
 		}
 		metrics[name] = map[string]float64{}
-		for _, metric := range summaryMetrics[model.Task()] {
-			s, err := ml.Score(ctx, model, part, metric)
-			if err != nil {
-				return nil, err
-			}
-			metrics[name][metric] = s
+		names := summaryMetrics[model.Task()]
+		scores, err := ml.ScoreAll(ctx, model, part, names)
+		if err != nil {
+			return nil, err
+		}
+		for i, metric := range names {
+			metrics[name][metric] = scores[i]
 		}
 	}
 	meta := &modelMeta{
