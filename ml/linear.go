@@ -46,17 +46,10 @@ func trainLinear(ctx context.Context, m *Model, d *Dataset, o Options) error {
 	if err != nil {
 		return err
 	}
-	xmean := make([]float64, p)
+	xmean := columnMeans(x, n, p)
 	var ymean float64
-	for i := 0; i < n; i++ {
-		row := x[i*p : (i+1)*p]
-		for j, v := range row {
-			xmean[j] += v
-		}
-		ymean += y[i]
-	}
-	for j := range xmean {
-		xmean[j] /= float64(n)
+	for _, v := range y[:n] {
+		ymean += v
 	}
 	ymean /= float64(n)
 	if err := ctx.Err(); err != nil {
@@ -79,7 +72,7 @@ func trainLinear(ctx context.Context, m *Model, d *Dataset, o Options) error {
 			return err
 		}
 	} else {
-		gram, rhs := centredGram(x, y, xmean, ymean, n, p)
+		gram, rhs := centredGram(x, y, xmean, ymean, n, p, o.workers())
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -99,30 +92,48 @@ func trainLinear(ctx context.Context, m *Model, d *Dataset, o Options) error {
 // in place (the caller's encoded copy, not read afterwards). Centring
 // first, rather than correcting XᵀX by n·x̄x̄ᵀ, keeps the digits that large
 // feature means would cancel.
-func centredGram(x, y, xmean []float64, ymean float64, n, p int) ([]float64, []float64) {
+func centredGram(x, y, xmean []float64, ymean float64, n, p, workers int) ([]float64, []float64) {
 	yc := make([]float64, n)
-	for i := 0; i < n; i++ {
-		row := x[i*p : (i+1)*p]
-		for j := range row {
-			row[j] -= xmean[j]
+	forWorkers(passWorkers(workers, n), n, func(_, lo, hi int) {
+		xmean := xmean[:p]
+		for i := lo; i < hi; i++ {
+			row := x[i*p : (i+1)*p]
+			for j := range row {
+				row[j] -= xmean[j]
+			}
+			yc[i] = y[i] - ymean
 		}
-		yc[i] = y[i] - ymean
-	}
+	})
 	g, b := make([]float64, p*p), make([]float64, p)
 	if n == 0 || p == 0 {
 		return g, b
 	}
 	impl := blas64.Implementation()
-	impl.Dgemm(blas.Trans, blas.NoTrans, p, p, n, 1, x, p, x, p, 0, g, p)
+	// XᵀX as a symmetric rank-k update: half the flops of a general
+	// product, one triangle, mirrored for the solver.
+	impl.Dsyrk(blas.Upper, blas.Trans, p, n, 1, x, p, 0, g, p)
 	impl.Dgemv(blas.Trans, n, p, 1, x, p, yc, 1, 0, b, 1)
-	// The kernel may round the two triangles differently; the solver
-	// expects an exactly symmetric matrix.
 	for j := 0; j < p; j++ {
 		for k := j + 1; k < p; k++ {
 			g[k*p+j] = g[j*p+k]
 		}
 	}
 	return g, b
+}
+
+// columnMeans is the mean of each of the p columns of the n×p row-major
+// x, as one matrix-vector product.
+func columnMeans(x []float64, n, p int) []float64 {
+	mean := make([]float64, p)
+	if n == 0 || p == 0 {
+		return mean
+	}
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1 / float64(n)
+	}
+	blas64.Implementation().Dgemv(blas.Trans, n, p, 1, x, p, w, 1, 0, mean, 1)
+	return mean
 }
 
 // solveNormal solves (G + αI)w = b. It scales G to unit diagonal first:
