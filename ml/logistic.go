@@ -302,7 +302,10 @@ func trainLogistic(ctx context.Context, m *Model, d *Dataset, o Options) error {
 		Recorder:  rec,
 	}
 	theta := make([]float64, rows*(p+1))
-	res, err := optimize.Minimize(problem, theta, settings, &optimize.LBFGS{Store: 10})
+	// Moré–Thuente's line search, the family scipy's L-BFGS-B uses: on
+	// HIGGS it needs fewer iterations and evaluations than gonum's
+	// default bisection.
+	res, err := optimize.Minimize(problem, theta, settings, &optimize.LBFGS{Store: 10, Linesearcher: &optimize.MoreThuente{}})
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil || errors.Is(err, context.Canceled) {
 			return cerr
