@@ -18,6 +18,13 @@ type CSR struct {
 	Ptr        []int     // row r holds entries Ptr[r]..Ptr[r+1]
 	Ind        []int32   // column of each entry, increasing within a row
 	Val        []float64 // value of each entry
+
+	// scale caches ColumnScale: the arrays must not change once it has
+	// been asked for.
+	scale struct {
+		once sync.Once
+		s    []float64
+	}
 }
 
 // NNZ is the number of stored entries.
@@ -142,11 +149,19 @@ func (m *CSR) parallelRows(w int, rows func(lo, hi int)) {
 // has it (a transition matrix, whose column j is 1/outdeg(j) wherever j
 // has an edge) is its pattern times a diagonal, and MulPattern multiplies
 // by it reading the column indices alone.
+//
+// It is computed once per matrix; the result must not be written.
 func (m *CSR) ColumnScale() []float64 {
+	m.scale.once.Do(func() { m.scale.s = columnScale(m) })
+	return m.scale.s
+}
+
+func columnScale(m *CSR) []float64 {
 	s := make([]float64, m.Cols)
 	seen := make([]bool, m.Cols)
-	for p, c := range m.Ind {
-		v := m.Val[p]
+	ind, val := m.Ind, m.Val[:len(m.Ind)]
+	for p, c := range ind {
+		v := val[p]
 		switch {
 		case !seen[c]:
 			s[c], seen[c] = v, true
