@@ -142,6 +142,8 @@ func TestMulPatternIsMulVec(t *testing.T) {
 		for c := range scale {
 			scale[c] = 1 / float64(1+rng.IntN(9))
 		}
+		// A new matrix: a CSR's column scale is kept once asked for.
+		m = &CSR{Rows: m.Rows, Cols: m.Cols, Ptr: m.Ptr, Ind: m.Ind, Val: make([]float64, len(m.Val))}
 		for p, c := range m.Ind {
 			m.Val[p] = scale[c]
 		}
