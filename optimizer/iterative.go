@@ -108,7 +108,8 @@ func (in *interp) iterate(run *loopRun, n *pnode, ops []operand) (*matrix.Matrix
 		st.m, st.prod, st.label = m, p, productLabel(n, m, x)
 		y, step := p.Start(xv)
 		st.record(step)
-		st.prev = slices.Clone(xv)
+		// Matrices are immutable, so the previous x is kept by reference.
+		st.prev = xv
 		return matrix.NewDense(m.Rows(), x.Cols(), slices.Clone(y))
 	}
 	change := 0.0
@@ -121,7 +122,7 @@ func (in *interp) iterate(run *loopRun, n *pnode, ops []operand) (*matrix.Matrix
 		Budget: max(in.opts.IterationResidual, in.opts.IterationBudget*change), Change: change, Remaining: in.remaining(run, st, change)})
 	step.Change = change
 	st.record(step)
-	copy(st.prev, xv)
+	st.prev = xv
 	return matrix.NewDense(m.Rows(), x.Cols(), slices.Clone(y))
 }
 
