@@ -129,8 +129,8 @@ const fewLevels = 8
 
 // codeStrings is codeShare for text. While a share has at most fewLevels
 // levels, a row is compared with the level the previous row matched, then
-// with each level in turn; past that it is hashed. The codes and counts
-// are codeShare's.
+// with each level in turn; a share that turns out to have more is coded
+// again from its start by codeShare. The codes and counts are codeShare's.
 func codeStrings(s []string, null []bool, codes []int32, lo, hi int) (first []string, counts []int) {
 	last := int32(-1)
 	for b := lo; b < hi; b += touchBlock {
@@ -146,51 +146,17 @@ func codeStrings(s []string, null []bool, codes []int32, lo, hi int) (first []st
 			if last >= 0 && first[last] == v {
 				k = last
 			} else {
-				for j, l := range first {
-					if l == v {
-						k = int32(j)
-						break
-					}
-				}
+				k = int32(slices.Index(first, v))
 			}
 			if k < 0 {
 				if len(first) == fewLevels {
-					// Many levels: the rest of the share is hashed.
-					more, moreCounts := codeShare(func(i int) string { return s[i] }, func(s string) string { return s }, touchText(s), null, codes, i, hi)
-					return mergeShares(first, counts, more, moreCounts, codes, i, hi)
+					return codeShare(func(i int) string { return s[i] }, func(s string) string { return s }, touchText(s), null, codes, lo, hi)
 				}
 				k = int32(len(first))
 				first, counts = append(first, v), append(counts, 0)
 			}
 			counts[k]++
 			codes[i], last = k, k
-		}
-	}
-	return first, counts
-}
-
-// mergeShares appends a later share's levels to an earlier one's, in order
-// of first appearance, renumbering the later share's codes at rows
-// [lo,hi).
-func mergeShares(first []string, counts []int, more []string, moreCounts []int, codes []int32, lo, hi int) ([]string, []int) {
-	index := make(map[string]int32, len(first)+len(more))
-	for k, v := range first {
-		index[v] = int32(k)
-	}
-	remap := make([]int32, len(more))
-	for k, v := range more {
-		g, ok := index[v]
-		if !ok {
-			g = int32(len(first))
-			index[v] = g
-			first, counts = append(first, v), append(counts, 0)
-		}
-		counts[g] += moreCounts[k]
-		remap[k] = g
-	}
-	for i := lo; i < hi; i++ {
-		if codes[i] >= 0 {
-			codes[i] = remap[codes[i]]
 		}
 	}
 	return first, counts

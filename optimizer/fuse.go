@@ -72,12 +72,11 @@ type kernelBuilder struct {
 // does not, and the caller evaluates n as usual (the leaves evaluated here
 // are memoised, so nothing is computed twice).
 func (f *frame) fused(n *pnode) (v *matrix.Matrix, ok bool, err error) {
-	if f.parents == nil || !f.in.opts.ElementwiseFusion || !fusable(n) || !f.inlinesAny(n) {
+	if !fusable(n) || !f.inlinesAny(n) {
 		return nil, false, nil
 	}
-	b := &kernelBuilder{f: f}
-	k, err := b.build(n, true)
-	if err != nil || b.bad || !b.vector || k.scalar || b.ops < 2 {
+	k, b, ok := f.kernel(n, 2)
+	if !ok {
 		return nil, false, nil
 	}
 	var start time.Time
@@ -86,7 +85,6 @@ func (f *frame) fused(n *pnode) (v *matrix.Matrix, ok bool, err error) {
 	}
 	out := make([]float64, b.rows*b.cols)
 	runKernel(k, b.bufs, out)
-	f.in.fusedKernels++
 	if f.time {
 		n.calls++
 		n.elapsed += time.Since(start)
@@ -100,12 +98,11 @@ func (f *frame) fused(n *pnode) (v *matrix.Matrix, ok bool, err error) {
 // sums them as matrix.Sum would, so the vector is never allocated. ok is
 // false when a is not such a tree.
 func (f *frame) fusedSum(a *pnode) (float64, bool) {
-	if f.parents == nil || !f.in.opts.ElementwiseFusion || !fusable(a) || !f.private(a) {
+	if !fusable(a) || !f.private(a) {
 		return 0, false
 	}
-	b := &kernelBuilder{f: f}
-	k, err := b.build(a, true)
-	if err != nil || b.bad || !b.vector || k.scalar {
+	k, b, ok := f.kernel(a, 1)
+	if !ok {
 		return 0, false
 	}
 	size := b.rows * b.cols
@@ -114,8 +111,23 @@ func (f *frame) fusedSum(a *pnode) (float64, bool) {
 	}
 	buf := f.in.sumScratch[:size]
 	runKernel(k, b.bufs, buf)
-	f.in.fusedKernels++
 	return matrix.Device().Reduce(gpu.Sum, buf), true
+}
+
+// kernel builds the kernel of the element-wise tree rooted at n, which
+// must have at least minOps operators over dense values of one shape
+// (and 1x1 values); ok is false otherwise, or when fusion is off.
+func (f *frame) kernel(n *pnode, minOps int) (*kern, *kernelBuilder, bool) {
+	if f.parents == nil || !f.in.opts.ElementwiseFusion {
+		return nil, nil, false
+	}
+	b := &kernelBuilder{f: f}
+	k, err := b.build(n, true)
+	if err != nil || b.bad || !b.vector || k.scalar || b.ops < minOps {
+		return nil, nil, false
+	}
+	f.in.fusedKernels++
+	return k, b, true
 }
 
 // inlinesAny reports whether some operand of n would be folded into it.
@@ -381,6 +393,29 @@ func binaryScalarLeft(op opKind, d []float64, x float64, y []float64) {
 			d[i] = x / v
 		}
 	}
+}
+
+// parentsOf returns the parent counts of a segment's statements: counted
+// once per cached plan, since a loop runs the same plan every iteration,
+// and afresh for statements lowered without a plan.
+func (in *interp) parentsOf(stmts []*planStmt, planned bool) map[*pnode]int {
+	if planned && len(stmts) > 0 {
+		if p, ok := in.parents[stmts[0]]; ok {
+			return p
+		}
+	}
+	roots := make([]*pnode, len(stmts))
+	for i, ps := range stmts {
+		roots[i] = ps.root
+	}
+	p := countParents(roots)
+	if planned && len(stmts) > 0 {
+		if in.parents == nil {
+			in.parents = make(map[*planStmt]map[*pnode]int)
+		}
+		in.parents[stmts[0]] = p
+	}
+	return p
 }
 
 // countParents counts, for every node reachable from the roots, how many

@@ -40,9 +40,12 @@ type interp struct {
 	mode  runMode
 	costs *CostModel
 	// fusedKernels counts element-wise trees run as one kernel;
-	// sumScratch holds the values of the last one summed (fusedSum).
+	// sumScratch holds the values of the last one summed (fusedSum);
+	// parents keeps each cached plan's parent counts (fuse.go), keyed by
+	// its first statement.
 	fusedKernels int
 	sumScratch   []float64
+	parents      map[*planStmt]map[*pnode]int
 
 	vars    map[string]*matrix.Matrix
 	session map[string]*matrix.Matrix // session variables read so far
@@ -202,6 +205,7 @@ func (in *interp) newFrame() *frame {
 
 func (in *interp) execSegment(seg *segment) error {
 	stmts := in.planFor(seg)
+	planned := stmts != nil
 	if stmts == nil {
 		stmts = make([]*planStmt, len(seg.stmts))
 		for i, s := range seg.stmts {
@@ -213,11 +217,7 @@ func (in *interp) execSegment(seg *segment) error {
 		}
 	}
 	f := in.newFrame()
-	roots := make([]*pnode, len(stmts))
-	for i, ps := range stmts {
-		roots[i] = ps.root
-	}
-	f.parents = countParents(roots)
+	f.parents = in.parentsOf(stmts, planned)
 	for _, ps := range stmts {
 		if err := in.checkCtx(ps.src.Pos()); err != nil {
 			return err

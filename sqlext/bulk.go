@@ -269,7 +269,7 @@ func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOpt
 				return fmt.Errorf("column %s: a batch of Arrow %v for storage's %v", c.Name, cols[i].DataType(), want.Field(i).Type)
 			}
 			if i == auto {
-				a, err := p.fillAutoIncrement(ctx, info, cols[i])
+				a, err := p.fillAutoIncrement(ctx, info, info.Schema.Columns[i].Kind, cols[i])
 				if err != nil {
 					return err
 				}
@@ -298,18 +298,18 @@ func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOpt
 }
 
 // fillAutoIncrement gives the NULL and 0 values of an AUTO_INCREMENT column
-// the table's next values, as an INSERT does, in a new array; a column
-// without any is returned as it is.
-func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, a arrow.Array) (arrow.Array, error) {
-	missing := func(i int) bool {
-		v := storage.ColumnValue(a, i)
-		return v == nil || v == int64(0) || v == uint64(0)
-	}
+// of storage kind k the table's next values, as an INSERT does, in a new
+// array; a column without any is returned as it is.
+func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, k storage.Kind, a arrow.Array) (arrow.Array, error) {
+	vals := make([]any, a.Len())
 	n := 0
-	for i := 0; i < a.Len(); i++ {
-		if missing(i) {
+	for i := range vals {
+		v := storage.ColumnValue(a, i)
+		if v == nil || v == int64(0) || v == uint64(0) {
+			v = nil
 			n++
 		}
+		vals[i] = v
 	}
 	if n == 0 {
 		return a, nil
@@ -318,13 +318,12 @@ func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, 
 	if err != nil {
 		return nil, err
 	}
-	b := storage.NewColumnBuilder(kindOfArrow(a))
+	b := storage.NewColumnBuilder(k)
 	defer b.Release()
-	for i := 0; i < a.Len(); i++ {
-		v := storage.ColumnValue(a, i)
-		if missing(i) {
+	for _, v := range vals {
+		if v == nil {
 			v = next
-			if _, signed := a.(*array.Int64); signed {
+			if k == storage.KindInt64 {
 				v = int64(next)
 			}
 			next++
@@ -332,13 +331,6 @@ func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, 
 		storage.AppendValue(b, v)
 	}
 	return b.NewArray(), nil
-}
-
-func kindOfArrow(a arrow.Array) storage.Kind {
-	if _, ok := a.(*array.Int64); ok {
-		return storage.KindInt64
-	}
-	return storage.KindUint64
 }
 
 // columnCheck returns the check BulkAppend makes of one column's values.

@@ -177,14 +177,9 @@ func (t *Table) appendable() bool {
 
 // recordRows boxes every row of a batch.
 func recordRows(rec arrow.RecordBatch) []Row {
-	cols := rec.Columns()
 	rows := make([]Row, rec.NumRows())
 	for i := range rows {
-		r := make(Row, len(cols))
-		for c, a := range cols {
-			r[c] = columnValue(a, i)
-		}
-		rows[i] = r
+		rows[i] = rowAt(rec.Columns(), i)
 	}
 	return rows
 }

@@ -39,13 +39,7 @@ type batch struct {
 
 func (b *batch) isDeleted(i int) bool { return b.deleted[i>>6]&(1<<(uint(i)&63)) != 0 }
 
-func (b *batch) row(i int) Row {
-	r := make(Row, len(b.cols))
-	for c, a := range b.cols {
-		r[c] = columnValue(a, i)
-	}
-	return r
-}
+func (b *batch) row(i int) Row { return rowAt(b.cols, i) }
 
 type partition struct {
 	batches []*batch

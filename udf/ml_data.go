@@ -31,6 +31,7 @@ type mlTable struct {
 	db, name string // stored spellings
 	cols     []mlColumn
 	pk       []int
+	intKey   bool // the key is one int64 column
 	rows     int
 }
 
@@ -69,7 +70,8 @@ func (m *mlLib) openTable(ctx *sql.Context, qualified string) (*mlTable, error) 
 	if !ok {
 		return nil, fmt.Errorf("%w: %s.%s is not a stored table", ErrArgument, db, name)
 	}
-	t := &mlTable{db: info.DB, name: info.Name, pk: info.Schema.PK, rows: info.Rows}
+	t := &mlTable{db: info.DB, name: info.Name, pk: info.Schema.PK, rows: info.Rows,
+		intKey: len(info.Schema.PK) == 1 && info.Schema.Columns[info.Schema.PK[0]].Kind == storage.KindInt64}
 	for i, c := range info.Schema.Columns {
 		typ := typesByName[strings.ToLower(c.Name)]
 		if typ == nil {
@@ -123,17 +125,10 @@ func (m *mlLib) readColumns(ctx *sql.Context, t *mlTable, cols []*mlColumn) ([]m
 			}
 		}
 		rows := int(rec.NumRows())
-		var ik *array.Int64
-		if keep && len(t.pk) == 1 {
-			ik, _ = rec.Column(t.pk[0]).(*array.Int64)
-		}
-		if ik != nil && keys == nil {
-			ints = append(ints, ik.Int64Values()...)
-		} else if keep {
-			for i := range ints {
-				keys = append(keys, storage.Row{ints[i]})
-			}
-			ints = nil
+		switch {
+		case t.intKey:
+			ints = append(ints, rec.Column(t.pk[0]).(*array.Int64).Int64Values()...)
+		case keep:
 			for i := 0; i < rows; i++ {
 				key := make(storage.Row, len(t.pk))
 				for j, p := range t.pk {
@@ -149,7 +144,7 @@ func (m *mlLib) readColumns(ctx *sql.Context, t *mlTable, cols []*mlColumn) ([]m
 		return nil, err
 	}
 	switch {
-	case keep && keys == nil:
+	case t.intKey:
 		perm := make([]int, len(ints))
 		for i := range perm {
 			perm[i] = i

@@ -139,12 +139,9 @@ type Product struct {
 	colNnz  []int32 // entries of each unit's column, by unit
 	rowSums []float64
 
-	// scale is M.ColumnScale() when full evaluation of a vector can read
-	// M's pattern alone (xs is x scaled by it); checked at the first full
-	// step.
-	scale        []float64
-	scaleChecked bool
-	xs           []float64
+	// xs is x scaled by M.ColumnScale(), when full evaluation of a vector
+	// reads M's pattern alone.
+	xs []float64
 
 	y, r       []float64
 	rZero      bool
@@ -464,17 +461,18 @@ func (p *Product) estIncremental(activeNnz, touched int, shift bool) float64 {
 }
 
 func (p *Product) full(x []float64) {
-	if p.w == 1 && !p.scaleChecked {
-		p.scale, p.scaleChecked = p.m.ColumnScale(), true
-		if p.scale != nil {
-			p.xs = make([]float64, len(p.scale))
-		}
+	var scale []float64
+	if p.w == 1 {
+		scale = p.m.ColumnScale()
 	}
-	if p.scale == nil {
+	if scale == nil {
 		p.m.MulVec(x, p.y, p.w)
 		return
 	}
-	for c, s := range p.scale {
+	if p.xs == nil {
+		p.xs = make([]float64, len(scale))
+	}
+	for c, s := range scale {
 		p.xs[c] = s * x[c]
 	}
 	p.m.MulPattern(p.xs, p.y)
