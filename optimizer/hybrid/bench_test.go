@@ -135,3 +135,30 @@ func BenchmarkPageRankSlashdot(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGNMF times GNMF on MovieLens (rank 10, 50 iterations) in each
+// mode and reports how many products compared the modes:
+//
+//	go test -run '^$' -bench GNMF -count 6 ./optimizer/hybrid
+func BenchmarkGNMF(b *testing.B) {
+	v := movieLens(b)
+	Calibrated()
+	for _, mode := range []Mode{ModeFull, ModeHybrid} {
+		b.Run(mode.String(), func(b *testing.B) {
+			var res GNMFResult
+			for b.Loop() {
+				var err error
+				if res, err = GNMF(context.Background(), v, DefaultGNMFOptions(), mode); err != nil {
+					b.Fatal(err)
+				}
+			}
+			compared := 0
+			for _, s := range res.Trace {
+				if s.Compared {
+					compared++
+				}
+			}
+			b.ReportMetric(float64(compared), "compared")
+		})
+	}
+}
