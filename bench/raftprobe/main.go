@@ -5,11 +5,12 @@
 // first times a 4 KiB write plus fdatasync in the same directory, the
 // disk's part of a commit.
 //
-//	go run ./bench/raftprobe
+//	go run ./bench/raftprobe [-store bolt|wal]
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -36,11 +37,15 @@ func (snap) WriteTo(w io.Writer) (int64, error) { return 0, nil }
 func (snap) Release()                           {}
 
 func main() {
+	only := flag.String("store", "", "probe only this log store (bolt or wal); both when empty")
+	flag.Parse()
 	dir, _ := os.MkdirTemp("", "probe")
 	defer os.RemoveAll(dir)
 	fsyncProbe(dir)
 	for _, store := range []string{replication.LogBolt, replication.LogWAL} {
-		probe(filepath.Join(dir, store), store)
+		if *only == "" || *only == store {
+			probe(filepath.Join(dir, store), store)
+		}
 	}
 }
 
