@@ -489,8 +489,10 @@ func (n *Node) leaderReadIndex(linearizable bool) (uint64, error) {
 		return 0, ErrNotLeader
 	}
 	if linearizable {
-		if err := n.raft.VerifyLeader().Error(); err != nil {
-			return 0, fmt.Errorf("%w: %v", ErrNotLeader, err)
+		for range n.verifyRounds() {
+			if err := n.raft.VerifyLeader().Error(); err != nil {
+				return 0, fmt.Errorf("%w: %v", ErrNotLeader, err)
+			}
 		}
 		term := n.raft.CurrentTerm()
 		n.termBarrier.Lock()
@@ -504,6 +506,31 @@ func (n *Node) leaderReadIndex(linearizable bool) (uint64, error) {
 		n.termBarrier.Unlock()
 	}
 	return n.raft.CommitIndex(), nil
+}
+
+// verifyRounds is how many VerifyLeader rounds in a row confirm leadership
+// for a linearizable read. A round counts the answer to any heartbeat that
+// is in flight when it asks, and one sent before the read began (before
+// this node was cut off, say) may still answer. Each follower, non-voters
+// included, has at most one heartbeat in flight, so there are at most as
+// many stale answers as followers, and each confirms one round at most;
+// with one round more than they can fill, some round was confirmed by a
+// quorum of heartbeats all sent after the read began.
+func (n *Node) verifyRounds() int {
+	voters, servers := 0, 0
+	if f := n.raft.GetConfiguration(); f.Error() == nil {
+		for _, s := range f.Configuration().Servers {
+			servers++
+			if s.Suffrage == raft.Voter {
+				voters++
+			}
+		}
+	}
+	if voters < 2 {
+		return 1
+	}
+	others := voters / 2 // answers a round needs besides the leader's own
+	return (servers-1)/others + 1
 }
 
 // ReadBarrier returns once this node's state is fresh enough for a read at
