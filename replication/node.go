@@ -198,10 +198,11 @@ func Open(ctx context.Context, cfg Config, sm StateMachine) (*Node, error) {
 		Output: &slogWriter{log: cfg.Logger},
 	})
 
-	store, err := openLogStore(cfg)
+	opened, err := openLogStore(cfg)
 	if err != nil {
 		return nil, err
 	}
+	store := &closingStore{logStore: opened}
 	n.store = store
 	logs, err := raft.NewLogCache(512, store)
 	if err != nil {
@@ -344,6 +345,44 @@ func (n *Node) closeStores() {
 	}
 	n.peers.closeAll()
 	n.store.Close()
+}
+
+// closingStore is the log store as Raft sees it, for the moment the node
+// closes: Raft's shutdown does not wait for the transport's heartbeat
+// handler, which may still be raising the current term when the store
+// closes, and Raft panics on any failure to save it. Once closing, term
+// and vote writes are dropped instead (a heartbeat only raises the term; a
+// vote is cast in Raft's main loop, which has stopped by then); log writes
+// still fail, so nothing is acknowledged that was not stored.
+type closingStore struct {
+	logStore
+	mu     sync.RWMutex
+	closed bool
+}
+
+func (s *closingStore) Set(k, v []byte) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil
+	}
+	return s.logStore.Set(k, v)
+}
+
+func (s *closingStore) SetUint64(k []byte, v uint64) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil
+	}
+	return s.logStore.SetUint64(k, v)
+}
+
+func (s *closingStore) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	return s.logStore.Close()
 }
 
 // logStore is the log and stable store Raft runs on.
