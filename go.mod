@@ -10,8 +10,9 @@ require (
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/google/btree v1.1.3
 	github.com/hashicorp/go-hclog v1.6.3
-	github.com/hashicorp/raft v1.7.3
+	github.com/hashicorp/raft v1.8.0
 	github.com/hashicorp/raft-boltdb/v2 v2.3.1
+	github.com/hashicorp/raft-wal v0.4.0
 	github.com/shopspring/decimal v1.3.1
 	github.com/sirupsen/logrus v1.8.1
 	go.etcd.io/bbolt v1.3.6
@@ -38,10 +39,9 @@ require (
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
-	github.com/hashicorp/go-metrics v0.6.1 // indirect
+	github.com/hashicorp/go-metrics v0.7.0 // indirect
 	github.com/hashicorp/go-msgpack/v2 v2.1.5 // indirect
 	github.com/hashicorp/golang-lru v1.0.2 // indirect
-	github.com/hashicorp/raft-wal v0.4.0 // indirect
 	github.com/klauspost/compress v1.19.2 // indirect
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
 	github.com/lestrrat-go/strftime v1.0.4 // indirect
@@ -66,3 +66,7 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/src-d/go-errors.v1 v1.0.0 // indirect
 )
+
+// raft v1.8.0 asks for go-metrics v0.7.0, which dropped the compat package
+// that raft-boltdb/v2 v2.3.1 (the newest) imports; v0.6.1 has both APIs.
+replace github.com/hashicorp/go-metrics => github.com/hashicorp/go-metrics v0.6.1
