@@ -21,6 +21,7 @@ func BenchmarkTrain(b *testing.B) {
 	}{
 		{"Ridge/california", "california", true, ml.Options{Algorithm: ml.Ridge, Alpha: 1}},
 		{"LogisticRegression/higgs-train", "higgs-train", false, ml.Options{Algorithm: ml.LogisticRegression, Task: ml.Classification}},
+		{"KMeans/california", "california", true, ml.Options{Algorithm: ml.KMeans, K: 8, Seed: 1}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -38,8 +39,11 @@ func BenchmarkTrain(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			if lg, ok := m.Estimator().(*ml.Logistic); ok {
-				b.ReportMetric(float64(lg.Iter), "iterations")
+			switch est := m.Estimator().(type) {
+			case *ml.Logistic:
+				b.ReportMetric(float64(est.Iter), "iterations")
+			case *ml.KMeansModel:
+				b.ReportMetric(float64(est.Iter), "iterations")
 			}
 		})
 	}

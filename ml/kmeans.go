@@ -2,8 +2,10 @@ package ml
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -92,18 +94,50 @@ func trainKMeans(ctx context.Context, m *Model, d *Dataset, o Options) error {
 	tol := o.Tol * meanVar / float64(p)
 	norms := rowNorms(x, n, p)
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6b6d65616e73))
-	var best *KMeansModel
+	// Every start is seeded first, in order, from the one generator, so
+	// the starts do not depend on how they are then run.
+	starts := make([][]float64, o.NInit)
+	for run := range starts {
+		if starts[run], err = kmeansPlusPlus(ctx, x, n, p, o.K, o.workers(), rng); err != nil {
+			return err
+		}
+	}
+	// With several starts, each worker runs whole starts on one core:
+	// Lloyd's iterations on tables this size are too short to split
+	// across cores without the cores waiting on each other every
+	// iteration. A single start splits its rows instead.
+	workers, inner := min(o.workers(), o.NInit), 1
+	if workers == 1 {
+		inner = o.workers()
+	}
+	var mu sync.Mutex
 	iter := 0
-	for run := 0; run < o.NInit; run++ {
-		centers, err := kmeansPlusPlus(ctx, x, n, p, o.K, o.workers(), rng)
-		if err != nil {
-			return err
+	tick := func(loss float64) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if err := ctx.Err(); err != nil {
+			return err // another start saw the end first
 		}
-		km, err := lloyd(ctx, x, norms, n, p, o.K, centers, tol, o, &iter)
-		if err != nil {
-			return err
+		iter++
+		return o.report(ctx, Progress{Iteration: iter, MaxIterations: o.MaxIter * o.NInit, Loss: loss, Rows: int64(iter) * int64(n)})
+	}
+	models := make([]*KMeansModel, o.NInit)
+	errs := make([]error, workers)
+	forWorkers(workers, o.NInit, func(w, lo, hi int) {
+		for run := lo; run < hi && errs[w] == nil; run++ {
+			models[run], errs[w] = lloyd(ctx, x, norms, n, p, o.K, starts[run], tol, o.MaxIter, inner, tick)
 		}
-		if best == nil || km.Inertia < best.Inertia {
+	})
+	if err := errors.Join(errs...); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		return err
+	}
+	// The lowest inertia wins; among equals, the earliest start.
+	best := models[0]
+	for _, km := range models[1:] {
+		if km.Inertia < best.Inertia {
 			best = km
 		}
 	}
@@ -192,8 +226,8 @@ func sampleByWeight(w []float64, total float64, rng *rand.Rand) int {
 // assignments are Lloyd's (the centres to the rounding of the running
 // sums, the rescans' distances to that of their product form); late
 // iterations touch few rows.
-func lloyd(ctx context.Context, x, norms []float64, n, p, k int, centers []float64, tol float64, o Options, iter *int) (*KMeansModel, error) {
-	workers := min(o.workers(), n)
+func lloyd(ctx context.Context, x, norms []float64, n, p, k int, centers []float64, tol float64, maxIter, workers int, tick func(loss float64) error) (*KMeansModel, error) {
+	workers = min(workers, n)
 	assign := make([]int, n)
 	upper := make([]float64, n)
 	lower := make([]float64, n)
@@ -315,7 +349,7 @@ func lloyd(ctx context.Context, x, norms []float64, n, p, k int, centers []float
 	km := &KMeansModel{K: k, Dim: p, Centers: centers}
 	next := make([]float64, k*p)
 	cnt := make([]float64, k)
-	for it := 0; it < o.MaxIter; it++ {
+	for it := 0; it < maxIter; it++ {
 		full := it%refreshEvery == 0
 		step(full)
 		if full {
@@ -358,11 +392,10 @@ func lloyd(ctx context.Context, x, norms []float64, n, p, k int, centers []float
 			upper[i] += moved[assign[i]]
 			lower[i] -= maxMove
 		}
-		*iter++
 		km.Iter = it + 1
 		// The loss reported mid-run is the bound-based inertia of the
 		// previous centres: exact rows plus upper bounds for skipped ones.
-		if err := o.report(ctx, Progress{Iteration: *iter, MaxIterations: o.MaxIter * o.NInit, Loss: approx, Rows: int64(*iter) * int64(n)}); err != nil {
+		if err := tick(approx); err != nil {
 			return nil, err
 		}
 		if shift <= tol {
