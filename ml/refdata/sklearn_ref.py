@@ -5,14 +5,17 @@ columns, the training and test row indices chosen on the Go side, the
 algorithm and its hyperparameters. Encodes the features the way the
 sqlearn model documents it, fits the scikit-learn estimator (or, for ALS,
 the numpy reference below) `repeats` times, and prints one JSON line per spec
-with fit times, test metrics and, for linear models, the coefficients.
+with fit times, test metrics and, for linear models, the coefficients. It
+also times the estimator fitted from the raw columns through
+scikit-learn's own transformers (imputers, scaler, encoders), which is the
+work a sqlearn model, encoders included, stands for.
 """
 import json
 import sys
 import time
 
 import numpy as np
-from sklearn import cluster, ensemble, linear_model, metrics, naive_bayes, preprocessing, tree
+from sklearn import cluster, ensemble, impute, linear_model, metrics, naive_bayes, pipeline, preprocessing, tree
 
 
 def column_values(col):
@@ -68,6 +71,72 @@ def encode(spec, train, test, categorical, standardize, drop_first):
             te_parts.append((cte == lvl).astype(float)[:, None])
             is_cat.append(False)
     return np.hstack(tr_parts), np.hstack(te_parts), np.array(is_cat)
+
+
+def raw_columns(spec, rows):
+    """The numeric columns of rows as one float matrix (NaN for NULL) and
+    the categorical ones as one object matrix (NaN for NULL), either None
+    when the table has no such column: what a scikit-learn user holds
+    before any encoding."""
+    num, cat = [], []
+    for col in spec["columns"]:
+        if col["kind"] == "numeric":
+            num.append(column_values(col)[rows])
+            continue
+        v, null = column_values(col)
+        v = v[rows].copy()
+        v[null[rows]] = np.nan
+        cat.append(v)
+    return (np.column_stack(num) if num else None), (np.column_stack(cat) if cat else None)
+
+
+def sklearn_encoder(categorical, standardize, drop_first):
+    """scikit-learn's own transformers for the encoding that encode() spells
+    out: mean imputation (and standardisation) of numeric columns, the most
+    frequent level for missing categories, then one-hot or ordinal codes.
+    Returns a function from the raw training columns to the design matrix
+    and its per-column categorical flags."""
+
+    def fit_transform(xnum, xcat):
+        parts, is_cat = [], []
+        if xnum is not None:
+            steps = [("impute", impute.SimpleImputer(strategy="mean"))]
+            if standardize:
+                steps.append(("scale", preprocessing.StandardScaler()))
+            parts.append(pipeline.Pipeline(steps).fit_transform(xnum))
+            is_cat += [False] * parts[-1].shape[1]
+        if xcat is not None:
+            if categorical == "ordinal":
+                code = preprocessing.OrdinalEncoder()
+            else:
+                code = preprocessing.OneHotEncoder(drop="first" if drop_first else None, sparse_output=False)
+            steps = [("impute", impute.SimpleImputer(strategy="most_frequent")), ("code", code)]
+            parts.append(pipeline.Pipeline(steps).fit_transform(xcat))
+            is_cat += [categorical == "ordinal"] * parts[-1].shape[1]
+        return np.hstack(parts), np.array(is_cat)
+
+    return fit_transform
+
+
+def check_same_design(spec, train, xtr, categorical, drop_first, x_pipe):
+    """Raises unless the transformers' design matrix is encode()'s with its
+    columns regrouped (numeric first), so that the two timings are of the
+    same model."""
+    num_idx, cat_idx, at = [], [], 0
+    for col in spec["columns"]:
+        if col["kind"] == "numeric":
+            num_idx.append(at)
+            at += 1
+            continue
+        v, null = column_values(col)
+        width = 1
+        if categorical != "ordinal":
+            width = len(np.unique(v[train][~null[train]])) - (1 if drop_first else 0)
+        cat_idx.extend(range(at, at + width))
+        at += width
+    want = xtr[:, num_idx + cat_idx]
+    if want.shape != x_pipe.shape or not np.allclose(want, x_pipe, rtol=1e-12, atol=1e-12):
+        raise ValueError("scikit-learn's transformers and encode() disagree on the design matrix")
 
 
 def target(spec, rows):
@@ -181,15 +250,17 @@ def run(spec):
     alg, task, prm = spec["algorithm"], spec["task"], spec.get("params") or {}
     train, test = np.array(spec["train"], dtype=int), np.array(spec["test"], dtype=int)
     seed = int(prm.get("seed", 0))
-    out = {"fit_seconds": []}
+    out = {"fit_seconds": [], "pipeline_seconds": []}
     repeats = int(spec.get("repeats", 1))
 
-    def timed(fit):
+    def timed(fit, key="fit_seconds"):
         model = None
+        if key == "pipeline_seconds" and not spec.get("with_encoders"):
+            return model
         for _ in range(repeats):
             t0 = time.perf_counter()
             model = fit()
-            out["fit_seconds"].append(time.perf_counter() - t0)
+            out[key].append(time.perf_counter() - t0)
         return model
 
     if alg == "ALS":
@@ -200,6 +271,15 @@ def run(spec):
         i = np.array([ikeys[icol[r]] for r in train])
         r = target(spec, train).astype(float)
         mu, U, V = timed(lambda: als(u, i, r, int(prm["rank"]), float(prm["lambda"]), int(prm["max_iter"]), seed))
+
+        def mapped_als():
+            # The ids as the table holds them, mapped to dense indices as
+            # part of the fit.
+            _, uu = np.unique(np.array([ucol[x] for x in train]), return_inverse=True)
+            _, ii = np.unique(np.array([icol[x] for x in train]), return_inverse=True)
+            return als(uu, ii, r, int(prm["rank"]), float(prm["lambda"]), int(prm["max_iter"]), seed)
+
+        timed(mapped_als, "pipeline_seconds")
         pred = []
         for row in test:
             a, b = ukeys.get(ucol[row]), ikeys.get(icol[row])
@@ -211,11 +291,26 @@ def run(spec):
     categorical = "ordinal" if alg in ("DecisionTree", "GradientBoosting", "NaiveBayes") else "onehot"
     standardize = alg in ("LogisticRegression", "KMeans")
     xtr, xte, is_cat = encode(spec, train, test, categorical, standardize, alg == "LinearRegression")
+    # The same estimator fitted again from the raw training columns through
+    # scikit-learn's transformers, timed with them: the work a trained
+    # sqlearn model (encoders included) stands for.
+    raw_num, raw_cat = raw_columns(spec, train)
+    prep = sklearn_encoder(categorical, standardize, alg == "LinearRegression")
+    check_same_design(spec, train, xtr, categorical, alg == "LinearRegression", prep(raw_num, raw_cat)[0])
+
+    def timed_pipeline(fit):
+        def run_once():
+            x, flags = prep(raw_num, raw_cat)
+            return fit(x, flags)
+        timed(run_once, "pipeline_seconds")
 
     if alg == "KMeans":
-        km = timed(lambda: cluster.KMeans(n_clusters=int(prm["k"]), n_init=int(prm.get("n_init", 10)),
-                                          max_iter=int(prm.get("max_iter", 300)), tol=float(prm.get("tol", 1e-4)),
-                                          random_state=seed).fit(xtr))
+        def kmeans(x, _flags):
+            return cluster.KMeans(n_clusters=int(prm["k"]), n_init=int(prm.get("n_init", 10)),
+                                  max_iter=int(prm.get("max_iter", 300)), tol=float(prm.get("tol", 1e-4)),
+                                  random_state=seed).fit(x)
+        km = timed(lambda: kmeans(xtr, is_cat))
+        timed_pipeline(kmeans)
         out["metrics"] = {"inertia": float(km.inertia_), "test_inertia": float(-km.score(xte))}
         return out
 
@@ -235,6 +330,7 @@ def run(spec):
                                                              learning_rate=float(prm.get("learning_rate", 0.1)),
                                                              max_depth=int(prm.get("max_depth", 3)), random_state=seed)
         model = timed(lambda: est().fit(xtr, ytr))
+        timed_pipeline(lambda x, _flags: est().fit(x, ytr))
         out["metrics"] = regression_metrics(yte, model.predict(xte))
         if hasattr(model, "coef_"):
             out["coef"] = [float(c) for c in np.ravel(model.coef_)]
@@ -245,7 +341,7 @@ def run(spec):
     if alg == "LogisticRegression":
         est = lambda: linear_model.LogisticRegression(C=float(prm.get("C", 1.0)), max_iter=int(prm.get("max_iter", 100)))
     elif alg == "NaiveBayes":
-        est = lambda: MixedNB(is_cat)
+        est = lambda flags=is_cat: MixedNB(flags)
     elif alg == "DecisionTree":
         est = lambda: tree.DecisionTreeClassifier(criterion=prm.get("criterion", "gini"), max_depth=prm.get("max_depth"),
                                                   min_samples_split=int(prm.get("min_samples_split", 2)),
@@ -256,6 +352,10 @@ def run(spec):
                                                           learning_rate=float(prm.get("learning_rate", 0.1)),
                                                           max_depth=int(prm.get("max_depth", 3)), random_state=seed)
     model = timed(lambda: est().fit(xtr, ytr))
+    if alg == "NaiveBayes":
+        timed_pipeline(lambda x, flags: est(flags).fit(x, ytr))
+    else:
+        timed_pipeline(lambda x, _flags: est().fit(x, ytr))
     keep = yte >= 0
     out["metrics"] = classification_metrics(yte[keep], model.predict_proba(xte[keep]), k)
     if alg == "LogisticRegression":
