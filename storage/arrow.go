@@ -85,6 +85,14 @@ func appendColumn(f array.Builder, rows []Row, col int) {
 			}
 		}
 	case *array.LargeStringBuilder:
+		// The values' bytes in one allocation rather than by doubling.
+		size := 0
+		for _, r := range rows {
+			if v, ok := r[col].(string); ok {
+				size += len(v)
+			}
+		}
+		fb.ReserveData(size)
 		for _, r := range rows {
 			if v := r[col]; v == nil {
 				fb.AppendNull()

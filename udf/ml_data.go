@@ -1,7 +1,6 @@
 package udf
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -145,12 +144,9 @@ func (m *mlLib) readColumns(ctx *sql.Context, t *mlTable, cols []*mlColumn) ([]m
 	}
 	switch {
 	case t.intKey:
-		perm := make([]int, len(ints))
-		for i := range perm {
-			perm[i] = i
+		if perm := keyOrder(ints); perm != nil {
+			permuteColumns(out, perm)
 		}
-		slices.SortFunc(perm, func(a, b int) int { return cmp.Compare(ints[a], ints[b]) })
-		permuteColumns(out, perm)
 	case keep:
 		orderByKey(t, out, keys)
 	}
@@ -218,6 +214,45 @@ func orderByKey(t *mlTable, cols []ml.Column, keys []storage.Row) {
 		return 0
 	})
 	permuteColumns(cols, perm)
+}
+
+// keyOrder returns the order of rows that sorts their distinct integer keys
+// ascending, or nil when they already are. It is a least-significant-digit
+// radix sort by byte that skips the bytes every key shares (most of them,
+// for keys from a counter): a few linear passes, where a comparison sort
+// makes n log n indirect comparisons.
+func keyOrder(keys []int64) []int {
+	if slices.IsSorted(keys) {
+		return nil
+	}
+	n := len(keys)
+	u := make([]uint64, n)
+	for i, k := range keys {
+		u[i] = uint64(k) ^ 1<<63 // signed order as unsigned order
+	}
+	ord, tmp := make([]int, n), make([]int, n)
+	for i := range ord {
+		ord[i] = i
+	}
+	for shift := 0; shift < 64; shift += 8 {
+		var start [257]int
+		for _, v := range u {
+			start[(v>>shift)&0xff+1]++
+		}
+		if start[(u[0]>>shift)&0xff+1] == n {
+			continue // one byte value throughout: this pass would change nothing
+		}
+		for d := 1; d < len(start); d++ {
+			start[d] += start[d-1]
+		}
+		for _, i := range ord {
+			d := (u[i] >> shift) & 0xff
+			tmp[start[d]] = i
+			start[d]++
+		}
+		ord, tmp = tmp, ord
+	}
+	return ord
 }
 
 // permuteColumns reorders every column's rows by perm.
