@@ -10,12 +10,14 @@
 # each for the same duration and thread count, and prints the median QPS of
 # the repeats and the sqlearn/MariaDB ratio. sqlearn runs once per log
 # storage in RAFT_LOGS (default "bolt wal": --raft-log bolt, the default,
-# and wal), each on a fresh data dir.
+# and wal), each on a fresh data dir. TESTS narrows the sysbench tests run
+# and their order (default "oltp_point_select oltp_read_only oltp_insert").
 set -euo pipefail
 
 SECS=${1:-20}
 THREADS=${2:-4}
 REPEATS=${3:-3}
+TESTS=${TESTS:-oltp_point_select oltp_read_only oltp_insert}
 TABLE_SIZE=${TABLE_SIZE:-10000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d)
@@ -84,7 +86,7 @@ for name in $SERVERS mariadb; do
 	port=${PORT[$name]}
 	mariadb -h 127.0.0.1 -P $port -u root -e "DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest"
 	sb $port oltp_point_select prepare >/dev/null
-	for test in oltp_point_select oltp_read_only oltp_insert; do
+	for test in $TESTS; do
 		runs=""
 		for _ in $(seq 1 "$REPEATS"); do
 			runs+="$(sb $port $test run | qps)"$'\n'
@@ -96,7 +98,7 @@ done
 
 printf '\nsysbench %s s per run, %s threads, table size %s, median of %s runs (QPS)\n' "$SECS" "$THREADS" "$TABLE_SIZE" "$REPEATS"
 printf '%-20s %-14s %12s %12s %8s\n' test server QPS mariadb ratio
-for test in oltp_point_select oltp_insert oltp_read_only; do
+for test in $TESTS; do
 	m=${RESULT[mariadb,$test]}
 	for name in $SERVERS; do
 		s=${RESULT[$name,$test]}
