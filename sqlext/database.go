@@ -11,6 +11,7 @@ import (
 
 // Database is one stored database.
 type Database struct {
+	eventless
 	p    *Provider
 	name string
 }

@@ -19,7 +19,10 @@ type SystemTable struct {
 	Rows   func(ctx *sql.Context) ([]sql.Row, error)
 }
 
-type sysDatabase struct{ p *Provider }
+type sysDatabase struct {
+	eventless
+	p *Provider
+}
 
 var _ sql.Database = sysDatabase{}
 
@@ -81,3 +84,34 @@ func (sysDatabase) GetViewDefinition(*sql.Context, string) (sql.ViewDefinition, 
 	return sql.ViewDefinition{}, false, nil
 }
 func (sysDatabase) AllViews(*sql.Context) ([]sql.ViewDefinition, error) { return nil, nil }
+
+// The system database is read-only: it holds no stored procedures (the
+// sys.ML_* procedures are the engine's external ones, resolved before
+// any database is asked) and no triggers. Answering the interfaces keeps
+// information_schema.ROUTINES, PARAMETERS and TRIGGERS and SHOW
+// PROCEDURE STATUS working: the engine's wrapper claims them for every
+// database and fails on one without them.
+var (
+	_ sql.StoredProcedureDatabase = sysDatabase{}
+	_ sql.TriggerDatabase         = sysDatabase{}
+)
+
+func (sysDatabase) GetStoredProcedure(*sql.Context, string) (sql.StoredProcedureDetails, bool, error) {
+	return sql.StoredProcedureDetails{}, false, nil
+}
+func (sysDatabase) GetStoredProcedures(*sql.Context) ([]sql.StoredProcedureDetails, error) {
+	return nil, nil
+}
+func (sysDatabase) SaveStoredProcedure(*sql.Context, sql.StoredProcedureDetails) error {
+	return sql.ErrDatabaseWriteLocked.New()
+}
+func (sysDatabase) DropStoredProcedure(_ *sql.Context, name string) error {
+	return sql.ErrStoredProcedureDoesNotExist.New(name)
+}
+func (sysDatabase) GetTriggers(*sql.Context) ([]sql.TriggerDefinition, error) { return nil, nil }
+func (sysDatabase) CreateTrigger(*sql.Context, sql.TriggerDefinition) error {
+	return sql.ErrDatabaseWriteLocked.New()
+}
+func (sysDatabase) DropTrigger(_ *sql.Context, name string) error {
+	return sql.ErrTriggerDoesNotExist.New(name)
+}
