@@ -70,3 +70,24 @@ func TestCatalogQueriesOfClients(t *testing.T) {
 		t.Errorf("DROP EVENT IF EXISTS: %v", err)
 	}
 }
+
+// TestProcessListNamesUsers checks that SHOW PROCESSLIST gives every
+// connection's user, also for connections that never chose a database,
+// which the engine alone left as "unauthenticated user".
+func TestProcessListNamesUsers(t *testing.T) {
+	_, addr, db := serve(t)
+	mustExec(t, db, "CREATE DATABASE pl")
+	other := connect(t, addr, "pl")
+	other.SetMaxOpenConns(1)
+	queryStrings(t, other, "SELECT 1")
+	db.SetMaxOpenConns(1)
+	rows := queryStrings(t, db, "SELECT user, db, command FROM information_schema.PROCESSLIST")
+	if len(rows) < 2 {
+		t.Fatalf("process list %v, want both connections", rows)
+	}
+	for _, r := range rows {
+		if r[0] != "root" {
+			t.Errorf("process %v: user %q, want root", r, r[0])
+		}
+	}
+}

@@ -27,6 +27,8 @@ type Provider struct {
 	leader leaderCaller
 	// mysqlDB checks privileges for work done outside the planner.
 	mysqlDB *mysql_db.MySQLDb
+	// processes is the engine's process list, told of each new session.
+	processes sql.ProcessList
 
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.

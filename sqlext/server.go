@@ -190,6 +190,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		scfg.Listener = loopbackOnly{Listener: scfg.Listener, log: s.log}
 	}
 	s.prov.mysqlDB = s.engine.Analyzer.Catalog.MySQLDb
+	s.prov.processes = s.engine.ProcessList
 	s.fast = &fastPath{p: s.prov, mysqlDB: s.engine.Analyzer.Catalog.MySQLDb}
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
 		return &errorHandler{Handler: h, log: s.log, fast: s.fast, prov: s.prov}, nil

@@ -64,6 +64,12 @@ func (p *Provider) SessionBuilder(ctx context.Context, conn *mysql.Conn, addr st
 	}
 	p.sessions.byConn[conn.ConnectionID] = s
 	p.sessions.Unlock()
+	// The engine marks a connection ready (its user, host and database
+	// in SHOW PROCESSLIST) only when the client names a database; any
+	// other connection stayed an "unauthenticated user" in Connect state.
+	if p.processes != nil {
+		p.processes.ConnectionReady(s)
+	}
 	return s, nil
 }
 
