@@ -19,6 +19,7 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	b := analyzer.NewBuilder(p)
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
 	b.AddPostAnalyzeRule(returnViewDatabaseRule, returnViewDatabaseAfterPlanning)
+	b.AddPostAnalyzeRule(typedArithRule, typedArithmetic)
 	p.extMu.RLock()
 	for _, r := range p.rules {
 		b.AddPostAnalyzeRule(r.ID, r.Apply)

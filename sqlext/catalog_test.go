@@ -12,14 +12,11 @@ import (
 // the user created.
 func TestCatalogQueriesOfClients(t *testing.T) {
 	_, addr, db := serve(t)
-	for _, q := range []string{
+	mustExecAll(t, db,
 		"CREATE DATABASE cat",
 		"CREATE TABLE cat.t (id INT PRIMARY KEY, v INT, KEY iv (v))",
 		"CREATE PROCEDURE cat.p(IN x INT) SELECT x",
-		"CREATE TRIGGER cat.tr BEFORE INSERT ON cat.t FOR EACH ROW SET NEW.v = NEW.v + 1",
-	} {
-		mustExec(t, db, q)
-	}
+		"CREATE TRIGGER cat.tr BEFORE INSERT ON cat.t FOR EACH ROW SET NEW.v = NEW.v + 1")
 	inCat := connect(t, addr, "cat")
 	for _, c := range []struct {
 		q    string

@@ -18,7 +18,7 @@ import (
 )
 
 // startServer runs a server in-process on a random loopback port over dir.
-func startServer(t *testing.T, dir string) (*sqlext.Server, string) {
+func startServer(t testing.TB, dir string) (*sqlext.Server, string) {
 	t.Helper()
 	cfg := sqlext.DefaultConfig()
 	cfg.DataDir = dir
@@ -47,7 +47,7 @@ func serve(t *testing.T) (*sqlext.Server, string, *sql.DB) {
 	return srv, addr, connect(t, addr, "")
 }
 
-func connect(t *testing.T, addr, db string) *sql.DB {
+func connect(t testing.TB, addr, db string) *sql.DB {
 	t.Helper()
 	c, err := sql.Open("mysql", fmt.Sprintf("root@tcp(%s)/%s?parseTime=true&multiStatements=true", addr, db))
 	if err != nil {
@@ -66,6 +66,16 @@ func mustExec(t *testing.T, db interface {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return r
+}
+
+// mustExecAll runs statements in order, failing the test at the first error.
+func mustExecAll(t testing.TB, db *sql.DB, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }
 
 func queryStrings(t *testing.T, db *sql.DB, q string, args ...any) [][]string {
