@@ -21,7 +21,14 @@ const (
 	allocAutoInc allocKind = 1 // reserve n values, reply the first
 	allocRowIDs  allocKind = 2 // reserve n row ids, reply the first
 	bumpAutoInc  allocKind = 3 // make the next value at least n+1, reply n
+	// n runs of (floor, length): for each in turn make the next value at
+	// least floor+1 and reserve length values; reply each run's first.
+	allocAutoIncRuns allocKind = 4
 )
+
+// autoRun is a run of rows that take new AUTO_INCREMENT values, all above
+// floor.
+type autoRun struct{ floor, n uint64 }
 
 // leaderCaller runs a named handler on the leader.
 type leaderCaller interface {
@@ -41,6 +48,41 @@ func (p *Provider) allocate(ctx context.Context, kind allocKind, db, table strin
 	}
 	reply, err := p.leader.OnLeader(ctx, allocHandler, req)
 	return decodeAlloc(reply, translate(err))
+}
+
+// allocateRuns reserves values for runs in one request to the leader and
+// returns the first value of each.
+func (p *Provider) allocateRuns(ctx context.Context, db, table string, runs []autoRun) ([]uint64, error) {
+	req := []byte{byte(allocAutoIncRuns)}
+	req = binary.AppendUvarint(req, uint64(len(db)))
+	req = append(req, db...)
+	req = binary.AppendUvarint(req, uint64(len(table)))
+	req = append(req, table...)
+	req = binary.AppendUvarint(req, uint64(len(runs)))
+	for _, r := range runs {
+		req = binary.AppendUvarint(req, r.floor)
+		req = binary.AppendUvarint(req, r.n)
+	}
+	var reply []byte
+	var err error
+	if p.leader == nil {
+		reply, err = p.serveAlloc(req)
+	} else {
+		reply, err = p.leader.OnLeader(ctx, allocHandler, req)
+		err = translate(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	firsts := make([]uint64, len(runs))
+	for i := range firsts {
+		v, k := binary.Uvarint(reply)
+		if k <= 0 {
+			return nil, errors.New("sqlext: bad allocation reply")
+		}
+		firsts[i], reply = v, reply[k:]
+	}
+	return firsts, nil
 }
 
 func decodeAlloc(reply []byte, err error) (uint64, error) {
@@ -77,6 +119,9 @@ func (p *Provider) serveAlloc(req []byte) ([]byte, error) {
 	if !ok1 || !ok2 || k <= 0 {
 		return nil, errBadAllocRequest
 	}
+	if kind == allocAutoIncRuns {
+		return p.serveRuns(db, table, n, rest[k:])
+	}
 	var v uint64
 	var err error
 	switch kind {
@@ -85,10 +130,7 @@ func (p *Provider) serveAlloc(req []byte) ([]byte, error) {
 	case allocRowIDs:
 		v, err = p.store.AllocRowIDs(db, table, n)
 	case bumpAutoInc:
-		var next uint64
-		if next, err = p.store.PeekAutoInc(db, table); err == nil && n >= next {
-			_, err = p.store.AllocAutoInc(db, table, n-next+1)
-		}
+		err = p.bumpAutoInc(db, table, n)
 		v = n
 	default:
 		return nil, fmt.Errorf("%w: kind %d", errBadAllocRequest, kind)
@@ -97,4 +139,38 @@ func (p *Provider) serveAlloc(req []byte) ([]byte, error) {
 		return nil, err
 	}
 	return binary.AppendUvarint(nil, v), nil
+}
+
+// bumpAutoInc makes the table's next AUTO_INCREMENT value at least n+1.
+func (p *Provider) bumpAutoInc(db, table string, n uint64) error {
+	next, err := p.store.PeekAutoInc(db, table)
+	if err == nil && n >= next {
+		_, err = p.store.AllocAutoInc(db, table, n-next+1)
+	}
+	return err
+}
+
+// serveRuns answers an allocAutoIncRuns request: count runs encoded in rest.
+func (p *Provider) serveRuns(db, table string, count uint64, rest []byte) ([]byte, error) {
+	var reply []byte
+	for ; count > 0; count-- {
+		floor, k1 := binary.Uvarint(rest)
+		if k1 <= 0 {
+			return nil, errBadAllocRequest
+		}
+		n, k2 := binary.Uvarint(rest[k1:])
+		if k2 <= 0 {
+			return nil, errBadAllocRequest
+		}
+		rest = rest[k1+k2:]
+		if err := p.bumpAutoInc(db, table, floor); err != nil {
+			return nil, err
+		}
+		first, err := p.store.AllocAutoInc(db, table, n)
+		if err != nil {
+			return nil, err
+		}
+		reply = binary.AppendUvarint(reply, first)
+	}
+	return reply, nil
 }

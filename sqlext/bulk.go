@@ -255,6 +255,7 @@ func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOpt
 		checks[i] = columnCheck(ctx, c, i, t.codecs[i], opts)
 	}
 	pipe := newPipeline(p, ctx, appendDepth)
+	var autoFloor uint64
 	err = batches(func(rec arrow.RecordBatch) error {
 		if rec.NumRows() == 0 {
 			return nil
@@ -269,10 +270,11 @@ func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOpt
 				return fmt.Errorf("column %s: a batch of Arrow %v for storage's %v", c.Name, cols[i].DataType(), want.Field(i).Type)
 			}
 			if i == auto {
-				a, err := p.fillAutoIncrement(ctx, info, info.Schema.Columns[i].Kind, cols[i])
+				a, floor, err := p.fillAutoIncrement(ctx, info, info.Schema.Columns[i].Kind, cols[i], autoFloor)
 				if err != nil {
 					return err
 				}
+				autoFloor = floor
 				if a != cols[i] {
 					filled, cols[i] = a, a
 					defer filled.Release()
@@ -298,30 +300,54 @@ func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOpt
 }
 
 // fillAutoIncrement gives the NULL and 0 values of an AUTO_INCREMENT column
-// of storage kind k the table's next values, as an INSERT does, in a new
-// array; a column without any is returned as it is.
-func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, k storage.Kind, a arrow.Array) (arrow.Array, error) {
+// of storage kind k new values, in a new array; a column without any is
+// returned as it is. As when an INSERT's rows go in one by one, a row's
+// new value comes after every value given in the rows before it and every
+// value the table holds, so it cannot clash with a larger value given
+// later in the batch or in the next one. The rows that take values form
+// runs between given values, reserved in one request to the leader. floor
+// is the largest value the earlier batches of the same append gave (they
+// may not have reached the table yet); the batch's is returned.
+func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, k storage.Kind, a arrow.Array, floor uint64) (arrow.Array, uint64, error) {
 	vals := make([]any, a.Len())
-	n := 0
+	var runs []autoRun
+	open := false
 	for i := range vals {
 		v := storage.ColumnValue(a, i)
 		if v == nil || v == int64(0) || v == uint64(0) {
-			v = nil
-			n++
+			if !open {
+				runs = append(runs, autoRun{floor: floor})
+				open = true
+			}
+			runs[len(runs)-1].n++
+			continue
 		}
+		var given uint64
+		switch x := v.(type) {
+		case int64:
+			given = uint64(max(x, 0))
+		case uint64:
+			given = x
+		}
+		floor, open = max(floor, given), false
 		vals[i] = v
 	}
-	if n == 0 {
-		return a, nil
+	if len(runs) == 0 {
+		return a, floor, nil
 	}
-	next, err := p.allocate(ctx, allocAutoInc, info.DB, info.Name, uint64(n))
+	firsts, err := p.allocateRuns(ctx, info.DB, info.Name, runs)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	b := storage.NewColumnBuilder(k)
 	defer b.Release()
-	for _, v := range vals {
+	run, next := -1, uint64(0)
+	for i, v := range vals {
 		if v == nil {
+			if i == 0 || vals[i-1] != nil {
+				run++
+				next = firsts[run]
+			}
 			v = next
 			if k == storage.KindInt64 {
 				v = int64(next)
@@ -330,7 +356,7 @@ func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, 
 		}
 		storage.AppendValue(b, v)
 	}
-	return b.NewArray(), nil
+	return b.NewArray(), floor, nil
 }
 
 // columnCheck returns the check BulkAppend makes of one column's values.

@@ -157,6 +157,13 @@ func TestBulkAppend(t *testing.T) {
 	if c := queryStrings(t, db, "SELECT COUNT(*), SUM(n) = 17997000, COUNT(DISTINCT id), MAX(id) > 6000, SUM(d) = 9000 FROM b.a"); c[0][0] != "6000" || c[0][1] != "1" || c[0][2] != "6000" || c[0][3] != "1" || c[0][4] != "1" {
 		t.Errorf("table holds %v", c)
 	}
+	// A row without a key takes the next value after the keys given before
+	// it, as when an INSERT's rows go in one by one: the value its
+	// neighbours' keys leave for it (the first row, before any key, takes
+	// 1), whichever batch, still in flight or not, the earlier keys came in.
+	if c := queryStrings(t, db, "SELECT COUNT(*) FROM b.a WHERE id = n + 1000000 OR (n = 0 AND id = 1)"); c[0][0] != "6000" {
+		t.Errorf("%v rows hold the key their position gives, want 6000", c)
+	}
 	if c := queryStrings(t, db, "SELECT COUNT(*), MIN(n) FROM b.a WHERE name = 'n42'"); c[0][0] != "60" || c[0][1] != "42" {
 		t.Errorf("index lookup gives %v", c)
 	}
@@ -194,7 +201,7 @@ func TestBulkAppend(t *testing.T) {
 		{"JSON not in stored form", bad(func(r []any) { r[4] = `{"b": 1, "a": 2}` })},
 		{"not a decimal", bad(func(r []any) { r[5] = "abc" })},
 		{"decimal not in stored form", bad(func(r []any) { r[5] = "1.50" })},
-		{"duplicate key", bad(func(r []any) { r[0] = int64(2) })},
+		{"duplicate key", bad(func(r []any) { r[0] = int64(1000002) })},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -209,7 +216,7 @@ func TestBulkAppend(t *testing.T) {
 		})
 	}
 	// A failure in the second batch keeps the first, as BulkInsert does.
-	got, err = p.BulkAppend(ctx, "b", "a", sqlext.AppendOptions{}, emitAll(batch(200000), bad(func(r []any) { r[0] = int64(2) })))
+	got, err = p.BulkAppend(ctx, "b", "a", sqlext.AppendOptions{}, emitAll(batch(200000), bad(func(r []any) { r[0] = int64(1000002) })))
 	if !gms.ErrPrimaryKeyViolation.Is(err) || got != per {
 		t.Fatalf("failing second batch: %d rows, %v", got, err)
 	}
