@@ -55,6 +55,8 @@ var engineMessages = []struct {
 	code int
 }{
 	{"syntax error at position", mysql.ERParseError},
+	{"Check constraint", erCheckConstraintViolated},
+	{"Constraint \"", erUnknownConstraint},
 	{"command denied to user", 1142},
 	{"could not be found in any table in scope", mysql.ERBadFieldError},
 	{"Access denied for user", mysql.ERDBAccessDenied},

@@ -28,8 +28,9 @@ type columnMeta struct {
 }
 
 type tableMeta struct {
-	Comment   string `json:"comment,omitempty"`
-	Collation string `json:"collation,omitempty"`
+	Comment   string      `json:"comment,omitempty"`
+	Collation string      `json:"collation,omitempty"`
+	Checks    []checkMeta `json:"checks,omitempty"`
 }
 
 type indexMeta struct {

@@ -1,0 +1,80 @@
+package sqlext
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// CHECK constraints are kept, as their SQL text, in the table's replicated
+// metadata (tableMeta.Checks); the engine parses and enforces them. A
+// table that did not take them made CREATE TABLE ... CHECK fail after the
+// table was already created.
+var (
+	_ sql.CheckTable          = (*Table)(nil)
+	_ sql.CheckAlterableTable = (*Table)(nil)
+)
+
+// MySQL's codes for CHECK errors.
+const (
+	erCheckConstraintViolated = 3819
+	erCheckConstraintDupName  = 3822
+	erUnknownConstraint       = 3940
+)
+
+// checkMeta is one CHECK constraint as the table's metadata stores it.
+type checkMeta struct {
+	Name       string `json:"name"`
+	Expression string `json:"expression"`
+	Enforced   bool   `json:"enforced"`
+}
+
+func (t *Table) GetChecks(*sql.Context) ([]sql.CheckDefinition, error) {
+	m := parseTableMeta(t.info.Schema.Meta)
+	out := make([]sql.CheckDefinition, len(m.Checks))
+	for i, c := range m.Checks {
+		out[i] = sql.CheckDefinition{Name: c.Name, CheckExpression: c.Expression, Enforced: c.Enforced}
+	}
+	return out, nil
+}
+
+func (t *Table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error {
+	m := parseTableMeta(t.info.Schema.Meta)
+	if slices.ContainsFunc(m.Checks, func(c checkMeta) bool { return strings.EqualFold(c.Name, check.Name) }) {
+		return mysql.NewSQLError(erCheckConstraintDupName, "HY000", "Duplicate check constraint name '%s'.", check.Name)
+	}
+	name := check.Name
+	if name == "" {
+		// MySQL names an unnamed constraint <table>_chk_<n>.
+		for n := 1; name == "" || slices.ContainsFunc(m.Checks, func(c checkMeta) bool { return strings.EqualFold(c.Name, name) }); n++ {
+			name = fmt.Sprintf("%s_chk_%d", t.info.Name, n)
+		}
+	}
+	m.Checks = append(m.Checks, checkMeta{Name: name, Expression: check.CheckExpression, Enforced: check.Enforced})
+	return t.setMeta(ctx, m)
+}
+
+func (t *Table) DropCheck(ctx *sql.Context, name string) error {
+	m := parseTableMeta(t.info.Schema.Meta)
+	i := slices.IndexFunc(m.Checks, func(c checkMeta) bool { return strings.EqualFold(c.Name, name) })
+	if i < 0 {
+		return sql.ErrUnknownConstraint.New(name)
+	}
+	m.Checks = slices.Delete(m.Checks, i, i+1)
+	return t.setMeta(ctx, m)
+}
+
+// setMeta replaces the table's metadata through the log.
+func (t *Table) setMeta(ctx *sql.Context, m tableMeta) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpSetTableMeta, DB: t.info.DB, Table: t.info.Name, Name: string(b)}))
+}
