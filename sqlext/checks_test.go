@@ -12,8 +12,7 @@ import (
 // constraints, and finds them again after a restart.
 func TestCheckConstraints(t *testing.T) {
 	dir := t.TempDir()
-	srv, addr := startServer(t, dir)
-	db := connect(t, addr, "")
+	srv, db := openIn(t, dir)
 	mustExecAll(t, db,
 		"CREATE DATABASE ck",
 		"CREATE TABLE ck.t (id INT PRIMARY KEY, a INT, b INT, CONSTRAINT pos CHECK (a > 0), CHECK (b < 10))",
@@ -59,9 +58,8 @@ func TestCheckConstraints(t *testing.T) {
 		"ALTER TABLE ck.t ADD CONSTRAINT small CHECK (a < 100)")
 	srv.Close()
 
-	srv, addr = startServer(t, dir)
+	srv, db = openIn(t, dir)
 	defer srv.Close()
-	db = connect(t, addr, "")
 	if got := names(); got != "small,t_chk_1" {
 		t.Errorf("after restart: constraints %q, want small,t_chk_1", got)
 	}

@@ -233,29 +233,29 @@ func sqlSchema(ctx *sql.Context, db, table string, s *storage.Schema) (sql.Prima
 		}
 		col := &sql.Column{Name: sc.Name, Type: typ, Nullable: sc.Nullable, Source: table, DatabaseSource: db,
 			PrimaryKey: pk[i], AutoIncrement: auto, Comment: m.Comment, Extra: m.Extra, Virtual: m.Virtual}
-		if col.Default, err = parseDefault(ctx, m.Default, typ, sc.Nullable); err != nil {
-			return sql.PrimaryKeySchema{}, err
-		}
-		if col.Generated, err = parseDefault(ctx, m.Generated, typ, sc.Nullable); err != nil {
-			return sql.PrimaryKeySchema{}, err
-		}
-		if col.OnUpdate, err = parseDefault(ctx, m.OnUpdate, typ, sc.Nullable); err != nil {
-			return sql.PrimaryKeySchema{}, err
-		}
+		col.Default = parseDefault(ctx, m.Default, typ, sc.Nullable)
+		col.Generated = parseDefault(ctx, m.Generated, typ, sc.Nullable)
+		col.OnUpdate = parseDefault(ctx, m.OnUpdate, typ, sc.Nullable)
 		cols[i] = col
 	}
 	return sql.NewPrimaryKeySchema(cols, s.PK...), nil
 }
 
-func parseDefault(ctx *sql.Context, text string, typ sql.Type, nullable bool) (*sql.ColumnDefaultValue, error) {
+// parseDefault rebuilds a column's default, generated or ON UPDATE
+// expression from its SQL text. One that names columns (a generated
+// column, DEFAULT (a + 1)) cannot be built without the table around it:
+// it is left unresolved, and the engine resolves it against the table
+// whenever it plans a statement over it, as it does for its own tables.
+func parseDefault(ctx *sql.Context, text string, typ sql.Type, nullable bool) *sql.ColumnDefaultValue {
 	if text == "" {
-		return nil, nil
+		return nil
 	}
-	d, err := planbuilder.StringToColumnDefaultValue(ctx, text)
-	if err != nil {
-		return nil, fmt.Errorf("sqlext: default %q: %w", text, err)
+	if d, err := planbuilder.StringToColumnDefaultValue(ctx, text); err == nil {
+		if v, err := sql.NewColumnDefaultValue(d.Expr, typ, d.IsLiteral(), d.IsParenthesized(), nullable); err == nil {
+			return v
+		}
 	}
-	return sql.NewColumnDefaultValue(d.Expr, typ, d.IsLiteral(), d.IsParenthesized(), nullable)
+	return sql.NewUnresolvedColumnDefaultValue(text)
 }
 
 func parseTableMeta(meta string) tableMeta {

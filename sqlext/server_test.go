@@ -68,6 +68,14 @@ func mustExec(t *testing.T, db interface {
 	return r
 }
 
+// openIn starts a server over dir and connects to it with no current
+// database; the caller closes the server (to restart it over dir).
+func openIn(t testing.TB, dir string) (*sqlext.Server, *sql.DB) {
+	t.Helper()
+	srv, addr := startServer(t, dir)
+	return srv, connect(t, addr, "")
+}
+
 // mustExecAll runs statements in order, failing the test at the first error.
 func mustExecAll(t testing.TB, db *sql.DB, stmts ...string) {
 	t.Helper()

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -306,7 +307,81 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 		}
 		fill = zero
 	}
-	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpAddColumn, DB: t.info.DB, Table: t.info.Name, Column: &sc, Position: pos, Fill: fill}))
+	// A stored generated column is computed for the rows already there
+	// before the column is added, so that a value that does not fit fails
+	// the ALTER with nothing changed. (The engine fills it in only for
+	// tables it can rewrite whole.)
+	var rows, filled []sql.Row
+	if column.Generated != nil && !column.Virtual && t.info.Rows > 0 {
+		var err error
+		if rows, filled, err = t.generate(ctx, column, pos); err != nil {
+			return err
+		}
+	}
+	if err := t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpAddColumn, DB: t.info.DB, Table: t.info.Name, Column: &sc, Position: pos, Fill: fill})); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	up := t.Updater(ctx)
+	for i := range rows {
+		if err := up.Update(ctx, rows[i], filled[i]); err != nil {
+			up.Close(ctx)
+			return err
+		}
+	}
+	return up.Close(ctx)
+}
+
+// generate returns the table's rows laid out with a new column at pos
+// (last when pos is -1), holding NULL, and the same rows with the
+// column's generated value. The engine resolves the expression against
+// the table as it stands before the column is added.
+func (t *Table) generate(ctx *sql.Context, column *sql.Column, pos int) (rows, filled []sql.Row, err error) {
+	parts, err := t.Partitions(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	for {
+		part, err := parts.Next(ctx)
+		if err == io.EOF {
+			return rows, filled, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		iter, err := t.PartitionRows(ctx, part)
+		if err != nil {
+			return nil, nil, err
+		}
+		for {
+			r, err := iter.Next(ctx)
+			if err == io.EOF {
+				break
+			}
+			var v any
+			if err == nil {
+				v, err = column.Generated.Eval(ctx, r)
+			}
+			if err == nil {
+				v, _, err = column.Type.Convert(ctx, v)
+			}
+			if err != nil {
+				iter.Close(ctx)
+				return nil, nil, err
+			}
+			at := pos
+			if at < 0 {
+				at = len(r)
+			}
+			rows = append(rows, slices.Insert(r.Copy(), at, any(nil)))
+			filled = append(filled, slices.Insert(r.Copy(), at, v))
+		}
+		if err := iter.Close(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
 }
 
 // refreshAfter reloads the table's description after a schema change: the
