@@ -196,6 +196,15 @@ func TestDDLAndDML(t *testing.T) {
 	// ALTER TABLE.
 	mustExec(t, db, "ALTER TABLE items ADD COLUMN note VARCHAR(20) DEFAULT 'none' AFTER sku")
 	mustExec(t, db, "ALTER TABLE items ADD INDEX qty_i (qty)")
+	// A unique index over duplicate values is refused as MySQL refuses
+	// it, and is not created.
+	mustExec(t, db, "INSERT INTO items (sku, qty) VALUES ('f', 10)")
+	_, err = db.Exec("ALTER TABLE items ADD UNIQUE INDEX qty_u (qty)")
+	wantMySQLError(t, err, 1062, "23000")
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE index_name = 'qty_u'")); got != "0" {
+		t.Fatalf("refused unique index left %s index columns", got)
+	}
+	mustExec(t, db, "DELETE FROM items WHERE sku = 'f'")
 	if got := flat(queryStrings(t, db, "SELECT id, note FROM items WHERE qty = 10")); got != "2,none" {
 		t.Fatalf("add column/index: %s", got)
 	}

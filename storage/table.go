@@ -145,8 +145,8 @@ func (t *Table) addIndex(def *IndexDef) error {
 	for id, l := range t.locs {
 		r := t.rowAt(l)
 		if x.unique {
-			if _, dup := x.conflict(x.key(r), id); dup {
-				return fmt.Errorf("%w: %s", ErrDuplicateKey, t.keyString(x, r))
+			if other, dup := x.conflict(x.key(r), id); dup {
+				return &DuplicateError{Index: def.Name, Key: t.keyString(x, r), Existing: other}
 			}
 		}
 		x.insert(r, id)
