@@ -20,6 +20,7 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
 	b.AddPostAnalyzeRule(returnViewDatabaseRule, returnViewDatabaseAfterPlanning)
 	b.AddPostAnalyzeRule(typedArithRule, typedArithmetic)
+	b.AddPostAnalyzeRule(fileAccessRule, p.refuseFileAccess)
 	p.extMu.RLock()
 	for _, r := range p.rules {
 		b.AddPostAnalyzeRule(r.ID, r.Apply)

@@ -29,6 +29,9 @@ type Provider struct {
 	mysqlDB *mysql_db.MySQLDb
 	// processes is the engine's process list, told of each new session.
 	processes sql.ProcessList
+	// importDir is the only directory server-side file statements may
+	// use; empty refuses them (see fileAccessRule).
+	importDir string
 
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.

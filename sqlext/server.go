@@ -147,6 +147,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, store: store, node: node, log: cfg.Logger}
 	s.prov = NewProvider(store, node)
+	s.prov.importDir = cfg.ImportDir
 	s.prov.reads = node
 	s.prov.leader = node
 	node.HandleOnLeader(allocHandler, s.prov.serveAlloc)

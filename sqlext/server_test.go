@@ -20,9 +20,18 @@ import (
 // startServer runs a server in-process on a random loopback port over dir.
 func startServer(t testing.TB, dir string) (*sqlext.Server, string) {
 	t.Helper()
+	return startServerWith(t, dir, nil)
+}
+
+// startServerWith is startServer with the configuration changed by tweak.
+func startServerWith(t testing.TB, dir string, tweak func(*sqlext.Config)) (*sqlext.Server, string) {
+	t.Helper()
 	cfg := sqlext.DefaultConfig()
 	cfg.DataDir = dir
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if tweak != nil {
+		tweak(&cfg)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
