@@ -132,7 +132,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 			return cb(res, false)
 		}
 	}
-	return h.Handler.ComQuery(ctx, c, query, cb)
+	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(cb))
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
@@ -143,7 +143,25 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 			return "", cb(res, false)
 		}
 	}
-	return h.Handler.ComMultiQuery(ctx, c, query, cb)
+	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(cb))
+}
+
+// strayInfoLength: withoutShortInfo drops the info text of an OK result
+// shorter than 35 bytes. The wire layer writes an OK packet's info after a stray '#'
+// byte, which the mariadb client reads as the length of the text, 35:
+// the longer texts of UPDATE and friends survive that, but PREPARE's
+// "Statement prepared" made it fail with "malformed packet". The info
+// is only ever shown to a person.
+const strayInfoLength = '#'
+
+// withoutShortInfo wraps a result callback (see strayInfoLength).
+func withoutShortInfo(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+	return func(res *sqltypes.Result, more bool) error {
+		if res != nil && len(res.Fields) == 0 && res.Info != "" && len(res.Info) < strayInfoLength {
+			res.Info = ""
+		}
+		return cb(res, more)
+	}
 }
 
 func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {

@@ -36,3 +36,8 @@ SELECT email, tier FROM users ORDER BY id LIMIT 2;
 SHOW TABLES;
 DROP TABLE orders;
 SHOW TABLES;
+PREPARE top FROM 'SELECT email FROM users WHERE score > ? ORDER BY score DESC LIMIT 1';
+SET @min = 5;
+EXECUTE top USING @min;
+DEALLOCATE PREPARE top;
+SELECT routine_name FROM information_schema.ROUTINES WHERE routine_schema = 'cli';
