@@ -63,6 +63,7 @@ var engineMessages = []struct {
 	{"does not exist", mysql.ERNoSuchTable},
 	{"Column count doesn't match", mysql.ERWrongValueCountOnRow},
 	{"out of range", mysql.ERWarnDataOutOfRange},
+	{"Cannot create a Decimal from", mysql.ERWarnDataOutOfRange}, // a float overflow met by DECIMAL arithmetic
 	{"too long for column", mysql.ERDataTooLong},
 	{"is too large for column", mysql.ERDataTooLong},
 	{"number of values does not match number of columns", mysql.ERWrongValueCountOnRow},

@@ -46,6 +46,9 @@ func TestErrorCodes(t *testing.T) {
 		{sql.ErrDatabaseNotFound.New("d"), mysql.ERBadDb, "42000"},
 		{errors.New("syntax error at position 3 near 'x'"), mysql.ERParseError, "42000"},
 		{sql.ErrInvalidSystemVariableValue.New("la_iteration_mode", "fast"), mysql.ERWrongValueForVar, "42000"},
+		{errors.New("handler caught panic: Cannot create a Decimal from +Inf"), mysql.ERWarnDataOutOfRange, "22003"},
+		{errors.New(`Check constraint "pos" violated`), 3819, "HY000"},
+		{sql.ErrUnknownConstraint.New("c"), 3940, "HY000"},
 		{io.ErrUnexpectedEOF, mysql.ERUnknownError, "HY000"},
 	}
 	for _, c := range cases {
