@@ -22,8 +22,9 @@ import (
 // costs several times more than the lookup for such queries (see
 // docs/benchmarks.md). It takes a query only when the answer cannot differ
 // from the engine's: a stored table with a one-column primary key, plain
-// column references, no transaction open, autocommit on, SELECT privilege
-// granted, and a key that converts exactly to the column's type. Anything
+// column references, autocommit on or a transaction open that has not
+// changed the table, SELECT privilege granted, and a key that converts
+// exactly to the column's type. Anything
 // else falls through to the engine. SET sqlearn_fast_point_select = OFF
 // turns it off for a session.
 const FastPointSelectVar = "sqlearn_fast_point_select"
@@ -168,14 +169,24 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 		return nil, false
 	}
 	sess := f.p.session(c.ConnectionID)
-	if sess == nil || sess.GetTransaction() != nil {
+	if sess == nil {
 		return nil, false
+	}
+	// In an open transaction the row is read as the engine would read it
+	// (the latest committed one: isolation is read committed) unless the
+	// transaction has changed the table, which only the engine sees.
+	var tx *transaction
+	if open := sess.GetTransaction(); open != nil {
+		var ok bool
+		if tx, ok = open.(*transaction); !ok {
+			return nil, false
+		}
 	}
 	sctx := sql.NewContext(ctx, sql.WithSession(sess))
 	if on, err := sess.GetSessionVariable(sctx, FastPointSelectVar); err != nil || !truthy(on) {
 		return nil, false
 	}
-	if ac, err := sess.GetSessionVariable(sctx, "autocommit"); err != nil || !truthy(ac) {
+	if ac, err := sess.GetSessionVariable(sctx, "autocommit"); tx == nil && (err != nil || !truthy(ac)) {
 		return nil, false
 	}
 	db := s.db
@@ -186,7 +197,7 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 		return nil, false
 	}
 	info, err := f.p.store.Table(db, s.table)
-	if err != nil || len(info.Schema.PK) != 1 {
+	if err != nil || len(info.Schema.PK) != 1 || tx.table(info.DB, info.Name) != nil {
 		return nil, false
 	}
 	t, err := f.p.newTable(sctx, info)

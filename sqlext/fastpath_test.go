@@ -74,15 +74,27 @@ func TestFastPointSelectMatchesEngine(t *testing.T) {
 	if hits := srv.FastPathHits() - before; hits < 6 {
 		t.Fatalf("fast path answered only %d queries", hits)
 	}
-	// Inside a transaction the engine answers, and sees the transaction's writes.
+	// Inside a transaction the fast path answers until the transaction
+	// changes the table; then the engine answers, and sees the change.
 	tx, err := fast.Begin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, tx, "UPDATE t SET name = 'uno' WHERE id = 1")
 	var name string
+	before = srv.FastPathHits()
+	if err := tx.QueryRow("SELECT name FROM t WHERE id = ?", 1).Scan(&name); err != nil || name != "one" {
+		t.Fatalf("in transaction, before writing: %q %v", name, err)
+	}
+	if srv.FastPathHits() == before {
+		t.Error("the fast path did not answer in a transaction that had not written")
+	}
+	mustExec(t, tx, "UPDATE t SET name = 'uno' WHERE id = 1")
+	before = srv.FastPathHits()
 	if err := tx.QueryRow("SELECT name FROM t WHERE id = ?", 1).Scan(&name); err != nil || name != "uno" {
 		t.Fatalf("in transaction: %q %v", name, err)
+	}
+	if srv.FastPathHits() != before {
+		t.Error("the fast path answered for a table the transaction had changed")
 	}
 	tx.Rollback()
 	// Privileges are checked: a user without SELECT is refused as by the engine.
