@@ -41,6 +41,9 @@ type Config struct {
 	// imports, LOAD DATA INFILE), as MySQL's secure_file_priv does. Empty
 	// disables them.
 	ImportDir string
+	// MaxConnections sets @@max_connections, the most clients connected
+	// at once; 0 keeps the default, 151, as in MySQL.
+	MaxConnections int
 	// TLSCert and TLSKey name a PEM certificate and key; when both are
 	// empty the server makes its own in DataDir on first start.
 	TLSCert, TLSKey string
@@ -161,6 +164,12 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		node.Close()
 		return nil, err
 	}
+	if cfg.MaxConnections > 0 {
+		if err := sql.SystemVariables.AssignValues(map[string]any{"max_connections": int64(cfg.MaxConnections)}); err != nil {
+			node.Close()
+			return nil, err
+		}
+	}
 	if err := s.setUpUsers(ctx); err != nil {
 		node.Close()
 		return nil, err
@@ -190,6 +199,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.RootPassword == "" {
 		scfg.Listener = loopbackOnly{Listener: scfg.Listener, log: s.log}
 	}
+	scfg.Listener = &connLimit{Listener: scfg.Listener, log: s.log}
 	s.prov.mysqlDB = s.engine.Analyzer.Catalog.MySQLDb
 	s.prov.processes = s.engine.ProcessList
 	s.fast = &fastPath{p: s.prov, mysqlDB: s.engine.Analyzer.Catalog.MySQLDb}

@@ -51,6 +51,7 @@ func run(args []string, stderr io.Writer) error {
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "directory holding the Raft log and snapshots")
 	fs.StringVar(&cfg.RootPassword, "root-password", "", "password of root@localhost; when empty only loopback clients may connect")
 	fs.StringVar(&cfg.ImportDir, "import-dir", "", "directory that server-side file imports may read (like MySQL's secure_file_priv); empty disables them")
+	fs.IntVar(&cfg.MaxConnections, "max-connections", 0, "most clients connected at once (@@max_connections); 0 keeps MySQL's default, 151")
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "PEM certificate for TLS; by default one is generated in the data dir")
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "PEM private key for --tls-cert")
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
