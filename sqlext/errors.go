@@ -44,7 +44,7 @@ var sqlStates = map[int]string{
 	1060: "42S21", 1061: "42000", 1064: "42000", 1068: "42000", 1071: "42000", 1072: "42000",
 	1091: "42000", 1109: "42S02", 1110: "42000", 1113: "42000", 1136: "21S01", 1142: "42000",
 	1146: "42S02", 1149: "42000", 1227: "42000", 1235: "42000", 1241: "21000", 1242: "21000",
-	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001",
+	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001", 1410: "42000",
 	1213: "40001", 1231: "42000", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
 }
 
@@ -69,6 +69,8 @@ var engineMessages = []struct {
 	{"number of values does not match number of columns", mysql.ERWrongValueCountOnRow},
 	{"table with name", 1050},
 	{"can't be set to the value of", mysql.ERWrongValueForVar},
+	{"failed for '", 1396},                                    // ER_CANNOT_USER: CREATE/DROP/ALTER USER on a missing or existing account
+	{"You are not allowed to create a user with GRANT", 1410}, // ER_CANT_CREATE_USER_WITH_GRANT
 }
 
 // sqlError is the single point where any error bound for a client becomes a

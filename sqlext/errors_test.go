@@ -49,6 +49,8 @@ func TestErrorCodes(t *testing.T) {
 		{errors.New("handler caught panic: Cannot create a Decimal from +Inf"), mysql.ERWarnDataOutOfRange, "22003"},
 		{errors.New(`Check constraint "pos" violated`), 3819, "HY000"},
 		{sql.ErrUnknownConstraint.New("c"), 3940, "HY000"},
+		{errors.New("Operation CREATE USER failed for 'al'@'%'"), 1396, "HY000"},
+		{errors.New("You are not allowed to create a user with GRANT"), 1410, "42000"},
 		{io.ErrUnexpectedEOF, mysql.ERUnknownError, "HY000"},
 	}
 	for _, c := range cases {
