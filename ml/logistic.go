@@ -83,8 +83,12 @@ func (o *logisticObjective) eval(theta []float64) {
 		for b := lo; b < hi; b += batchRows {
 			e := min(b+batchRows, hi)
 			o.scores(theta, b, e, z)
-			for i := b; i < e; i++ {
-				loss += o.residual(z[(i-b)*o.rows:(i-b+1)*o.rows], o.y[i])
+			if o.rows == 1 {
+				loss += binaryResiduals(z[:e-b], o.y[b:e])
+			} else {
+				for i := b; i < e; i++ {
+					loss += o.residual(z[(i-b)*o.rows:(i-b+1)*o.rows], o.y[i])
+				}
 			}
 			o.gradient(z, b, e, g)
 		}
@@ -144,6 +148,37 @@ func (o *logisticObjective) scores(theta []float64, lo, hi int, z []float64) {
 			z[(i-lo)*o.rows+r] = s
 		}
 	}
+}
+
+// binaryResiduals returns the summed log-loss of rows with scores z (the
+// log-odds of class 1) and classes y, and overwrites z with each loss's
+// derivative by the score, σ(z) − y. A row's loss is
+// max(z, 0) − y·z + log(1 + e^−|z|), which is stable for large |z|; the
+// logarithms of up to 32 rows are taken as one logarithm of their
+// product (each factor is in (1, 2], so the product cannot overflow),
+// which leaves most of the objective's cost to one exponential a row.
+func binaryResiduals(z []float64, y []int) float64 {
+	var linear, logs float64
+	prod, k := 1.0, 0
+	for i, zz := range z {
+		e := math.Exp(-math.Abs(zz))
+		u := 1 + e
+		linear += max(zz, 0)
+		if y[i] == 1 {
+			linear -= zz
+		}
+		prod *= u
+		if k++; k == 32 {
+			logs += math.Log(prod)
+			prod, k = 1, 0
+		}
+		sig := e / u
+		if zz >= 0 {
+			sig = 1 / u
+		}
+		z[i] = sig - float64(y[i])
+	}
+	return linear + logs + math.Log(prod)
 }
 
 // residual returns one row's log-loss given its scores z and class y, and
