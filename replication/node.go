@@ -474,8 +474,12 @@ func (n *Node) Propose(ctx context.Context, cmd []byte) error {
 				if failed {
 					applyErr = n.errs.DecodeError(d.b)
 				}
-				// Wait for the write locally so this node's next read sees it.
-				if err := n.waitApplied(ctx, idx, time.Until(deadline)); err != nil {
+				// Wait for the write locally so this node's next read sees
+				// it. The write has committed whatever the wait gives: a
+				// node too slow to apply it in time still reports the
+				// commit (its reads at the weak and linearizable levels
+				// wait for it anyway), never a failure.
+				if err := n.waitApplied(ctx, idx, time.Until(deadline)); err != nil && !errors.Is(err, ErrTimeout) {
 					return err
 				}
 				return applyErr

@@ -25,9 +25,11 @@ func translate(err error) error {
 		return nil
 	case errors.Is(err, replication.ErrNotLeader), errors.Is(err, replication.ErrNoLeader):
 		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "no Raft leader is available; retry the statement: %v", err)
-	case errors.Is(err, replication.ErrUnknownOutcome):
+	case errors.Is(err, replication.ErrUnknownOutcome), errors.Is(err, replication.ErrClosed):
+		// A node shutting down may already have handed the write to the
+		// log, which can still commit it.
 		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "the write may or may not have committed: %v", err)
-	case errors.Is(err, replication.ErrTimeout), errors.Is(err, replication.ErrClosed):
+	case errors.Is(err, replication.ErrTimeout):
 		return mysql.NewSQLError(mysql.ERUnknownError, "HY000", "the write could not be committed: %v", err)
 	case errors.Is(err, storage.ErrConflict):
 		return mysql.NewSQLError(mysql.ERLockDeadlock, mysql.SSLockDeadlock, "%v", err)
