@@ -181,25 +181,10 @@ func binaryResiduals(z []float64, y []int) float64 {
 	return linear + logs + math.Log(prod)
 }
 
-// residual returns one row's log-loss given its scores z and class y, and
-// overwrites z with the derivative of that loss by each score.
+// residual returns one row's multinomial log-loss given its scores z and
+// class y, and overwrites z with the derivative of that loss by each
+// score. (Binary rows go through binaryResiduals.)
 func (o *logisticObjective) residual(z []float64, y int) float64 {
-	if o.rows == 1 {
-		// log(1+e^z) - y z and the sigmoid, computed stably for large
-		// |z| from one exponential.
-		zz := z[0]
-		e := math.Exp(-math.Abs(zz))
-		loss := max(zz, 0) + math.Log1p(e)
-		sig := e / (1 + e)
-		if zz >= 0 {
-			sig = 1 / (1 + e)
-		}
-		if y == 1 {
-			loss -= zz
-		}
-		z[0] = sig - float64(y)
-		return loss
-	}
 	mx := math.Inf(-1)
 	for _, v := range z {
 		mx = max(mx, v)

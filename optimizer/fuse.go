@@ -372,18 +372,13 @@ func binaryScalarRight(op opKind, d, x []float64, y float64) {
 }
 
 // binaryScalarLeft is x op y for a 1x1 x, as elementwise computes it:
-// Scale or AddScalar for * and +, the operator itself for - and /.
+// Scale or AddScalar for * and + (which commute, bit for bit), the
+// operator itself for - and /.
 func binaryScalarLeft(op opKind, d []float64, x float64, y []float64) {
 	d = d[:len(y)]
 	switch op {
-	case opEMul:
-		for i, v := range y {
-			d[i] = v * x
-		}
-	case opAdd:
-		for i, v := range y {
-			d[i] = v + x
-		}
+	case opEMul, opAdd:
+		binaryScalarRight(op, d, y, x)
 	case opSub:
 		for i, v := range y {
 			d[i] = x - v

@@ -36,41 +36,19 @@ type leaderCaller interface {
 }
 
 func (p *Provider) allocate(ctx context.Context, kind allocKind, db, table string, n uint64) (uint64, error) {
-	req := []byte{byte(kind)}
-	req = binary.AppendUvarint(req, uint64(len(db)))
-	req = append(req, db...)
-	req = binary.AppendUvarint(req, uint64(len(table)))
-	req = append(req, table...)
-	req = binary.AppendUvarint(req, n)
-	if p.leader == nil {
-		reply, err := p.serveAlloc(req)
-		return decodeAlloc(reply, err)
-	}
-	reply, err := p.leader.OnLeader(ctx, allocHandler, req)
-	return decodeAlloc(reply, translate(err))
+	reply, err := p.sendAlloc(ctx, binary.AppendUvarint(allocHeader(kind, db, table), n))
+	return decodeAlloc(reply, err)
 }
 
 // allocateRuns reserves values for runs in one request to the leader and
 // returns the first value of each.
 func (p *Provider) allocateRuns(ctx context.Context, db, table string, runs []autoRun) ([]uint64, error) {
-	req := []byte{byte(allocAutoIncRuns)}
-	req = binary.AppendUvarint(req, uint64(len(db)))
-	req = append(req, db...)
-	req = binary.AppendUvarint(req, uint64(len(table)))
-	req = append(req, table...)
-	req = binary.AppendUvarint(req, uint64(len(runs)))
+	req := binary.AppendUvarint(allocHeader(allocAutoIncRuns, db, table), uint64(len(runs)))
 	for _, r := range runs {
 		req = binary.AppendUvarint(req, r.floor)
 		req = binary.AppendUvarint(req, r.n)
 	}
-	var reply []byte
-	var err error
-	if p.leader == nil {
-		reply, err = p.serveAlloc(req)
-	} else {
-		reply, err = p.leader.OnLeader(ctx, allocHandler, req)
-		err = translate(err)
-	}
+	reply, err := p.sendAlloc(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +61,24 @@ func (p *Provider) allocateRuns(ctx context.Context, db, table string, runs []au
 		firsts[i], reply = v, reply[k:]
 	}
 	return firsts, nil
+}
+
+// allocHeader starts an allocation request: its kind and table.
+func allocHeader(kind allocKind, db, table string) []byte {
+	req := []byte{byte(kind)}
+	req = binary.AppendUvarint(req, uint64(len(db)))
+	req = append(req, db...)
+	req = binary.AppendUvarint(req, uint64(len(table)))
+	return append(req, table...)
+}
+
+// sendAlloc has the leader (this node, without replication) answer req.
+func (p *Provider) sendAlloc(ctx context.Context, req []byte) ([]byte, error) {
+	if p.leader == nil {
+		return p.serveAlloc(req)
+	}
+	reply, err := p.leader.OnLeader(ctx, allocHandler, req)
+	return reply, translate(err)
 }
 
 func decodeAlloc(reply []byte, err error) (uint64, error) {
