@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -146,6 +147,7 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 	}
 	pipe := newPipeline(p, ctx, 1)
 	chunk := make([]storage.Row, 0, bulkChunkRows)
+	var autoFloor uint64 // the largest AUTO_INCREMENT value given so far
 	flush := func() error {
 		if len(chunk) == 0 {
 			return nil
@@ -171,12 +173,17 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 		sr := make(storage.Row, len(r))
 		for i, c := range t.sch.Schema {
 			v := r[i]
-			if i == auto && (v == nil || v == int64(0)) {
-				next, err := p.allocate(ctx, allocAutoInc, info.DB, info.Name, 1)
-				if err != nil {
-					return err
+			if i == auto {
+				// As in BulkAppend: a new value comes after every value
+				// given before it, committed or still in flight.
+				if v == nil || v == int64(0) {
+					firsts, err := p.allocateRuns(ctx, info.DB, info.Name, []autoRun{{floor: autoFloor, n: 1}})
+					if err != nil {
+						return err
+					}
+					v = firsts[0]
 				}
-				v = next
+				autoFloor = max(autoFloor, givenAuto(v))
 			}
 			if v == nil {
 				if !c.Nullable {
@@ -326,14 +333,7 @@ func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, 
 			runs[len(runs)-1].n++
 			continue
 		}
-		var given uint64
-		switch x := v.(type) {
-		case int64:
-			given = uint64(max(x, 0))
-		case uint64:
-			given = x
-		}
-		floor, open = max(floor, given), false
+		floor, open = max(floor, givenAuto(v)), false
 		vals[i] = v
 	}
 	if len(runs) == 0 {
@@ -361,6 +361,18 @@ func (p *Provider) fillAutoIncrement(ctx *sql.Context, info *storage.TableInfo, 
 		storage.AppendValue(b, v)
 	}
 	return b.NewArray(), floor, nil
+}
+
+// givenAuto is an AUTO_INCREMENT value given for a row as a counter
+// value: 0 for a negative or non-integer one, which raises no floor.
+func givenAuto(v any) uint64 {
+	switch rv := reflect.ValueOf(v); {
+	case rv.CanInt():
+		return uint64(max(rv.Int(), 0))
+	case rv.CanUint():
+		return rv.Uint()
+	}
+	return 0
 }
 
 // columnCheck returns the check BulkAppend makes of one column's values.

@@ -79,6 +79,20 @@ func TestBulkInsert(t *testing.T) {
 	if err == nil {
 		t.Error("invalid JSON text was accepted")
 	}
+	// A row without an AUTO_INCREMENT value takes one after the values
+	// given before it, as when an INSERT's rows go in one by one.
+	mustExec(t, db, "CREATE TABLE b.ai (id BIGINT AUTO_INCREMENT PRIMARY KEY, n INT)")
+	_, err = srv.Provider().BulkInsert(ctx, "b", "ai", func(emit func(gms.Row) error) error {
+		for i, id := range []any{int32(100), nil, nil, int64(50), nil} {
+			if err := emit(gms.Row{id, int64(i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if c := flat(queryStrings(t, db, "SELECT id FROM b.ai ORDER BY n")); err != nil || c != "100;101;102;50;103" {
+		t.Errorf("auto-increment values %s (%v), want 100;101;102;50;103", c, err)
+	}
 	got, err = srv.Provider().BulkInsert(ctx, "b", "nk", func(emit func(gms.Row) error) error {
 		for i := range n {
 			if err := emit(gms.Row{float64(i)}); err != nil {
