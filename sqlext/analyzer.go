@@ -26,5 +26,7 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 		b.AddPostAnalyzeRule(r.ID, r.Apply)
 	}
 	p.extMu.RUnlock()
-	return b.Build()
+	a := b.Build()
+	a.ExecBuilder = newExecBuilder()
+	return a
 }

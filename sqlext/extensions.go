@@ -52,9 +52,13 @@ func (p *Provider) Extend(ext Extensions) {
 }
 
 func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) {
+	name = strings.ToLower(name)
+	if name == "load_file" && p.importDir == "" {
+		return sql.Function1{Name: name, Fn: newRefusedLoadFile}, true
+	}
 	p.extMu.RLock()
 	defer p.extMu.RUnlock()
-	f, ok := p.functions[strings.ToLower(name)]
+	f, ok := p.functions[name]
 	return f, ok
 }
 

@@ -40,8 +40,8 @@ func (p *Provider) refuseFileAccess(_ *sql.Context, _ *analyzer.Analyzer, n sql.
 		if ex, ok := n.(sql.Expressioner); ok && what == "" {
 			for _, e := range ex.Expressions() {
 				if transform.InspectExpr(e, func(e sql.Expression) bool {
-					_, ok := e.(*function.LoadFile)
-					return ok
+					f, ok := e.(sql.FunctionExpression)
+					return ok && f.FunctionName() == "load_file"
 				}) {
 					what = "LOAD_FILE()"
 				}
@@ -50,8 +50,35 @@ func (p *Provider) refuseFileAccess(_ *sql.Context, _ *analyzer.Analyzer, n sql.
 		return what == ""
 	})
 	if what != "" {
-		return nil, transform.SameTree, mysql.NewSQLError(erOptionPreventsStatement, "HY000",
-			"The server is running without --import-dir, so it cannot execute %s (server-side file access is off)", what)
+		return nil, transform.SameTree, fileAccessOff(what)
 	}
 	return n, transform.SameTree, nil
+}
+
+func fileAccessOff(what string) error {
+	return mysql.NewSQLError(erOptionPreventsStatement, "HY000",
+		"The server is running without --import-dir, so it cannot execute %s (server-side file access is off)", what)
+}
+
+// refusedLoadFile stands for LOAD_FILE() on a server without an import
+// directory (Provider.Function). The rule above refuses a statement that
+// names it when it is planned, but the engine plans single-table UPDATE
+// and DELETE, and stored routines' bodies, without the analyzer's
+// extension rules; whatever path a statement takes, evaluating the
+// function fails.
+type refusedLoadFile struct{ *function.LoadFile }
+
+func newRefusedLoadFile(name sql.Expression) sql.Expression {
+	return &refusedLoadFile{function.NewLoadFile(name).(*function.LoadFile)}
+}
+
+func (r *refusedLoadFile) Eval(*sql.Context, sql.Row) (any, error) {
+	return nil, fileAccessOff("LOAD_FILE()")
+}
+
+func (r *refusedLoadFile) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(r, len(children), 1)
+	}
+	return newRefusedLoadFile(children[0]), nil
 }

@@ -22,11 +22,28 @@ func TestServerSideFileAccess(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "out.csv")
 
 	_, _, db := serve(t)
-	mustExecAll(t, db, "CREATE DATABASE fa", "CREATE TABLE fa.t (s TEXT)")
+	load := "LOAD_FILE('" + secret + "')"
+	mustExecAll(t, db, "CREATE DATABASE fa", "CREATE TABLE fa.t (s TEXT)", "INSERT INTO fa.t VALUES ('kept')",
+		"CREATE TABLE fa.k (id INT PRIMARY KEY, s TEXT)", "INSERT INTO fa.k VALUES (1, 'kept')",
+		"CREATE PROCEDURE fa.readfile() SELECT "+load,
+		"CREATE PROCEDURE fa.writefile() SELECT 1 INTO OUTFILE '"+outside+"'",
+		"CREATE TABLE fa.g (s TEXT)",
+		"CREATE TRIGGER fa.tr BEFORE INSERT ON fa.g FOR EACH ROW SET NEW.s = "+load)
+	// Every path the engine plans a statement by: the full analyzer, the
+	// short one of single-table UPDATE and DELETE, subqueries, stored
+	// procedures and triggers.
 	for _, q := range []string{
-		"SELECT LOAD_FILE('" + secret + "')",
+		"SELECT " + load,
 		"SELECT 1 INTO OUTFILE '" + outside + "'",
 		"LOAD DATA INFILE '" + secret + "' INTO TABLE fa.t",
+		"UPDATE fa.t SET s = " + load,
+		"UPDATE fa.k SET s = " + load + " WHERE id = 1",
+		"DELETE FROM fa.t WHERE s <> " + load,
+		"SELECT (SELECT " + load + ")",
+		"SELECT * FROM fa.t WHERE s IN (SELECT " + load + ")",
+		"INSERT INTO fa.t VALUES (" + load + ")",
+		"CALL fa.readfile()",
+		"INSERT INTO fa.g VALUES ('a')",
 	} {
 		_, err := db.Exec(q)
 		var me *mysql.MySQLError
@@ -34,8 +51,16 @@ func TestServerSideFileAccess(t *testing.T) {
 			t.Errorf("%s: %v, want error 1290", q, err)
 		}
 	}
+	// The engine cannot run INTO OUTFILE inside a procedure at all (it
+	// fails with another error, with or without an import directory).
+	if _, err := db.Exec("CALL fa.writefile()"); err == nil {
+		t.Error("CALL fa.writefile(): no error")
+	}
 	if _, err := os.Stat(outside); err == nil {
 		t.Error("INTO OUTFILE wrote a file with file access off")
+	}
+	if got := flat(queryStrings(t, db, "SELECT (SELECT GROUP_CONCAT(s) FROM fa.t), (SELECT s FROM fa.k), (SELECT COUNT(*) FROM fa.g)")); got != "kept,kept,0" {
+		t.Errorf("refused statements changed rows: %s", got)
 	}
 
 	// With an import directory, a file in it loads; one outside does not.

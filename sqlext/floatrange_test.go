@@ -1,0 +1,47 @@
+package sqlext_test
+
+import "testing"
+
+// TestFloatOverflowIsOutOfRange: a DOUBLE result out of range is error 1690
+// wherever the operation sits (select list, VALUES, SET, inside a chain,
+// with and without typed arithmetic), a statement that meets one changes
+// nothing, and finite results are untouched.
+func TestFloatOverflowIsOutOfRange(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db,
+		"CREATE DATABASE f", "USE f",
+		"CREATE TABLE t (id INT PRIMARY KEY, x DOUBLE)",
+		"INSERT INTO t VALUES (1, 1e308), (2, 1.5)")
+	for _, typed := range []string{"ON", "OFF"} {
+		mustExec(t, db, "SET sqlearn_typed_arithmetic = "+typed)
+		for _, q := range []string{
+			"SELECT 1e308 * 10",
+			"SELECT -1e308 * 10",
+			"SELECT 1e308 + 1e308",
+			"SELECT 1e308 / 1e-10",
+			"SELECT 1 + 2 + 1e308 * 10 + 4",
+			"SELECT 1 / (1e308 * 10)",
+			"SELECT id, x * 10 FROM t ORDER BY id",
+			"INSERT INTO t VALUES (3, 1e308 * 10)",
+			"UPDATE t SET x = x * 10",
+		} {
+			_, err := db.Exec(q)
+			t.Run(typed+"/"+q, func(t *testing.T) { wantMySQLError(t, err, 1690, "22003") })
+		}
+		for q, want := range map[string]string{
+			"SELECT 1e300 * 1e5 / 1e15":               "1e+290",
+			"SELECT 7e0 / 2, 1e0 / 0":                 "3.5,NULL",
+			"SELECT x * 10 FROM t WHERE id = 2":       "15",
+			"SELECT 1 + 2 * 3 - 4":                    "3",
+			"SELECT x + 0 FROM t WHERE id = 1":        "1e+308",
+			"SELECT COUNT(*), SUM(x < 2) FROM t":      "2,1",
+			"SELECT -1.7e308 - 1e306 FROM t LIMIT 1":  "-1.7099999999999999e+308",
+			"SELECT 2e0 * 3 + 1 - 0.5 FROM t LIMIT 1": "6.5",
+		} {
+			if got := flat(queryStrings(t, db, q)); got != want {
+				t.Errorf("%s %s = %q, want %q", typed, q, got, want)
+			}
+		}
+	}
+}
