@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -23,10 +24,6 @@ func TestBenchmarkReport(t *testing.T) {
 	fmt.Sscan(os.Getenv("SQLEARN_BENCH_RUNS"), &runs)
 	dir := datasets(t)
 	fmt.Printf("calibrated costs (ns): %+v\n", Calibrated())
-	median := func(ds []time.Duration) time.Duration {
-		slices.Sort(ds)
-		return ds[len(ds)/2]
-	}
 	for _, name := range []string{"wiki-Vote.txt", "soc-Slashdot0902.txt.gz"} {
 		src, dst := snapEdges(t, filepath.Join(dir, "graphs", name))
 		g, err := NewGraph(src, dst)
@@ -37,23 +34,26 @@ func TestBenchmarkReport(t *testing.T) {
 		fmt.Printf("%-8s %-12s %10s %6s %5s %5s\n", "tol", "mode", "median", "iters", "full", "inc")
 		for _, tol := range []float64{1e-6, 1e-8, 1e-10} {
 			var trace []Step
-			for _, mode := range []Mode{ModeFull, ModeIncremental, ModeHybrid} {
-				var ds []time.Duration
-				var res PageRankResult
-				for range runs {
+			modes := []Mode{ModeFull, ModeIncremental, ModeHybrid}
+			results := make([]PageRankResult, len(modes))
+			cases := make([]func() time.Duration, len(modes))
+			for i, mode := range modes {
+				cases[i] = func() time.Duration {
 					opt := DefaultPageRankOptions()
 					opt.Tolerance, opt.MaxIterations = tol, 1000
-					res, err = PageRank(context.Background(), g, opt, mode)
+					res, err := PageRank(context.Background(), g, opt, mode)
 					if err != nil {
 						t.Fatal(err)
 					}
-					ds = append(ds, res.Elapsed)
-				}
-				fmt.Printf("%-8g %-12s %10v %6d %5d %5d\n", tol, mode, median(ds).Round(10*time.Microsecond), res.Iterations, res.Full, res.Incremental)
-				if mode == ModeHybrid {
-					trace = res.Trace
+					results[i] = res
+					return res.Elapsed
 				}
 			}
+			for i, d := range medians(runs, cases) {
+				res := results[i]
+				fmt.Printf("%-8g %-12s %10v %6d %5d %5d\n", tol, modes[i], d.Round(10*time.Microsecond), res.Iterations, res.Full, res.Incremental)
+			}
+			trace = results[2].Trace
 			var b strings.Builder
 			for _, s := range trace {
 				if s.ActiveFraction >= 0 {
@@ -65,41 +65,50 @@ func TestBenchmarkReport(t *testing.T) {
 			fmt.Printf("  hybrid trace at %g (mode, active fraction when measured):%s\n", tol, b.String())
 		}
 		// Blocks touched by incremental steps at 1e-10 with each layout.
-		for _, reorg := range []Reorg{ReorgNever, ReorgAuto, ReorgDegree} {
-			opt := DefaultPageRankOptions()
-			opt.Tolerance, opt.MaxIterations = 1e-10, 1000
-			opt.Options.Reorg = reorg
-			var ds []time.Duration
-			var res PageRankResult
-			for range runs {
-				res, err = PageRank(context.Background(), g, opt, ModeIncremental)
+		reorgs := []Reorg{ReorgNever, ReorgAuto, ReorgDegree}
+		results := make([]PageRankResult, len(reorgs))
+		cases := make([]func() time.Duration, len(reorgs))
+		for i, reorg := range reorgs {
+			cases[i] = func() time.Duration {
+				opt := DefaultPageRankOptions()
+				opt.Tolerance, opt.MaxIterations = 1e-10, 1000
+				opt.Options.Reorg = reorg
+				res, err := PageRank(context.Background(), g, opt, ModeIncremental)
 				if err != nil {
 					t.Fatal(err)
 				}
-				ds = append(ds, res.Elapsed)
+				results[i] = res
+				return res.Elapsed
 			}
+		}
+		for i, d := range medians(runs, cases) {
+			res := results[i]
 			touched, blocks := 0, 0
 			for _, s := range res.Trace[1:] {
 				touched += s.BlocksTouched
 				blocks += s.Blocks
 			}
 			fmt.Printf("incremental at 1e-10, reorg=%-6s: blocks touched %d of %d (%.1f%%), reorganisations %d, median %v\n",
-				[]string{"auto", "never", "degree"}[reorg], touched, blocks, 100*float64(touched)/float64(blocks), res.Reorganisations, median(ds).Round(10*time.Microsecond))
+				[]string{"auto", "never", "degree"}[reorgs[i]], touched, blocks, 100*float64(touched)/float64(blocks), res.Reorganisations, d.Round(10*time.Microsecond))
 		}
 	}
 	v := movieLens(t)
 	fmt.Printf("\nGNMF on MovieLens %dx%d, %d ratings, rank 10, 50 iterations\n", v.Rows, v.Cols, v.NNZ())
-	for _, mode := range []Mode{ModeFull, ModeIncremental, ModeHybrid} {
-		var ds []time.Duration
-		var res GNMFResult
-		for range runs {
-			var err error
-			res, err = GNMF(context.Background(), v, DefaultGNMFOptions(), mode)
+	modes := []Mode{ModeFull, ModeIncremental, ModeHybrid}
+	results := make([]GNMFResult, len(modes))
+	cases := make([]func() time.Duration, len(modes))
+	for i, mode := range modes {
+		cases[i] = func() time.Duration {
+			res, err := GNMF(context.Background(), v, DefaultGNMFOptions(), mode)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ds = append(ds, res.Elapsed)
+			results[i] = res
+			return res.Elapsed
 		}
+	}
+	for i, d := range medians(runs, cases) {
+		res := results[i]
 		active := 0.0
 		n := 0
 		for _, s := range res.Trace {
@@ -112,8 +121,43 @@ func TestBenchmarkReport(t *testing.T) {
 			active /= float64(n)
 		}
 		fmt.Printf("%-12s median %v, products full=%d incremental=%d, mean active fraction %.2f, loss %.6g → %.6g\n",
-			mode, median(ds).Round(10*time.Microsecond), res.Full, res.Incremental, active, res.Loss[0], res.Loss[len(res.Loss)-1])
+			modes[i], d.Round(10*time.Microsecond), res.Full, res.Incremental, active, res.Loss[0], res.Loss[len(res.Loss)-1])
 	}
+}
+
+// medians times the cases round robin, each round led by the next case,
+// after one untimed round that warms caches and the matrix's lazily
+// built layouts, and collects garbage before each run, so that no case
+// gains or loses from running after another (incremental evaluation allocates copies of M whose collection
+// would otherwise fall in the next case's run); it repeats the rounds at least runs times
+// and until every case has run for minTimed in all (at most maxRounds),
+// so that a case of a few milliseconds is not one run's noise. It
+// returns each case's median.
+func medians(runs int, cases []func() time.Duration) []time.Duration {
+	const minTimed, maxRounds = 300 * time.Millisecond, 200
+	for _, c := range cases {
+		c()
+	}
+	ds := make([][]time.Duration, len(cases))
+	total := make([]time.Duration, len(cases))
+	for round := 0; round < maxRounds; round++ {
+		if round >= runs && slices.Min(total) >= minTimed {
+			break
+		}
+		for j := range cases {
+			i := (round + j) % len(cases) // each case leads in turn
+			runtime.GC()
+			d := cases[i]()
+			ds[i] = append(ds[i], d)
+			total[i] += d
+		}
+	}
+	out := make([]time.Duration, len(cases))
+	for i := range ds {
+		slices.Sort(ds[i])
+		out[i] = ds[i][len(ds[i])/2]
+	}
+	return out
 }
 
 func BenchmarkPageRankSlashdot(b *testing.B) {

@@ -167,3 +167,61 @@ func TestMulPatternIsMulVec(t *testing.T) {
 		}
 	}
 }
+
+// TestHybridSpacesOutClearComparisons: while full evaluation wins by a
+// wide margin, hybrid evaluation compares the modes a few times rather
+// than every time the change drops by CompareDrop; once the active set
+// shrinks so that incremental evaluation wins, the change drops with it
+// and the next comparison comes at once and switches.
+func TestHybridSpacesOutClearComparisons(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 4000
+	m := randomCSR(rng, n, n, 40000)
+	costs := Costs{GatherNNZ: 1, GatherRow: 1, PassUnit: 0.1, ScanUnit: 0.1, Block: 1, ScatterNNZ: 50, ReorgNNZ: 0.01}
+	p, err := NewProduct(m, 1, Options{Mode: ModeHybrid, Reorg: ReorgNever, BlockSize: 16, Costs: &costs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	p.Start(x)
+	compared, switched := 0, -1
+	for k := 0; k < 40; k++ {
+		next := append([]float64(nil), x...)
+		size, share := math.Pow(0.5, float64(k)), 1.0
+		if k >= 20 {
+			share = 0.002 // from here on only a few entries still move
+		}
+		change := 0.0
+		for i := range next {
+			if rng.Float64() < share {
+				d := size * (1 + rng.Float64())
+				next[i] += d
+				change += d
+			}
+		}
+		_, st := p.Step(Delta{Prev: x, Next: next, Budget: 1e-9, Change: change, Remaining: 40 - k})
+		x = next
+		if k < 20 {
+			if st.Mode != ModeFull {
+				t.Fatalf("step %d: %s while every entry moves", k, st.Mode)
+			}
+			if st.Compared {
+				compared++
+			}
+		} else if st.Mode == ModeIncremental && switched < 0 {
+			switched = k
+		}
+	}
+	// The change halves every step: CompareDrop (0.3) alone would
+	// compare every other step, 10 times in 20; spaced out, the
+	// comparisons come after 4, 6 and 7 steps.
+	if compared < 2 || compared > 5 {
+		t.Errorf("compared %d times in 20 steps where full evaluation wins clearly", compared)
+	}
+	if switched < 0 || switched > 21 {
+		t.Errorf("switched to incremental evaluation at step %d, want by step 21", switched)
+	}
+}

@@ -159,6 +159,7 @@ type Product struct {
 		k      int
 		change float64
 		frac   float64
+		streak int // clear sampled comparisons in a row (compareDue)
 	}
 	corr   [2]float64 // measured/estimated ratios: full, incremental
 	reorgs int
@@ -302,7 +303,7 @@ func (p *Product) Step(d Delta) ([]float64, Step) {
 		EstFull: p.estFull(), EstIncremental: -1, Change: d.Change}
 	p.k++
 	mode := p.opt.Mode
-	if mode == ModeHybrid && p.regime == ModeFull && p.k-p.cmp.k < p.opt.CompareEvery && d.Change > p.cmp.change*p.opt.CompareDrop {
+	if mode == ModeHybrid && p.regime == ModeFull && !p.compareDue(d.Change) {
 		// Selective comparison: in the full regime the statistics cost a
 		// pass over x, so they are gathered only when the change has
 		// dropped enough, or often enough, for the answer to differ.
@@ -313,11 +314,17 @@ func (p *Product) Step(d Delta) ([]float64, Step) {
 		// sample of x: a whole pass (and, the first time, counting M's
 		// columns) costs a good part of a full product, and most
 		// comparisons early in a loop only confirm full evaluation.
-		if frac, est := p.sampledIncremental(d); est > sampleMargin*st.EstFull {
+		frac, est := p.sampledIncremental(d)
+		if est > sampleMargin*st.EstFull {
 			st.Compared, st.Sampled, st.ActiveFraction, st.EstIncremental = true, true, frac, est
 			p.regime = ModeFull
 			p.cmp.k, p.cmp.change, p.cmp.frac = p.k, d.Change, frac
 			mode = ModeFull
+		}
+		if est > clearMargin*st.EstFull {
+			p.cmp.streak = min(p.cmp.streak+1, maxStreak)
+		} else {
+			p.cmp.streak = 0
 		}
 	}
 	if mode == ModeFull {
@@ -380,6 +387,27 @@ func (p *Product) Step(d Delta) ([]float64, Step) {
 	return p.y, st
 }
 
+// clearMargin is how many times dearer than full evaluation a sampled
+// estimate must be for the comparison to count as clear, and maxStreak
+// bounds how far clear comparisons in a row space out the next.
+const (
+	clearMargin = 2
+	maxStreak   = 3
+)
+
+// compareDue reports whether, in the full regime, the next comparison is
+// due: after CompareEvery steps, or once the loop's change has dropped by
+// CompareDrop since the last one. Each clear comparison in a row doubles
+// the steps and takes the drop to the next power, so a loop
+// that full evaluation wins throughout (most of PageRank's on a small or
+// dense graph) pays for a few samples rather than one every other step,
+// where a sample costs a sixth of a small graph's product.
+func (p *Product) compareDue(change float64) bool {
+	every := p.opt.CompareEvery << p.cmp.streak
+	drop := math.Pow(p.opt.CompareDrop, float64(1+p.cmp.streak))
+	return p.k-p.cmp.k >= every || change <= p.cmp.change*drop
+}
+
 // learn folds a measured step into the per-mode correction of the
 // calibrated estimates, so the model follows the real matrix's cache
 // behaviour rather than the calibration matrix's.
@@ -397,25 +425,39 @@ func (p *Product) estFull() float64 {
 	return p.corr[0] * (c.GatherNNZ*float64(p.m.NNZ()*p.w) + c.GatherRow*float64(p.m.Rows))
 }
 
-// sampleUnits is about how many units sampledIncremental reads, and
-// sampleMargin how much dearer than full evaluation its estimate must be
-// for the comparison to stop there rather than make a whole pass.
+// sampledIncremental reads about one unit in sampleShare, but at least
+// minSampleUnits and at most maxSampleUnits of them (fewer when x has
+// fewer), so that a sample costs a few percent of a pass on a small
+// graph, where a fixed 2,048 units cost a third of one and, at a
+// comparison every few steps, 6–10 % of the whole loop (wiki-Vote).
+// sampleMargin is how much dearer than full evaluation its estimate must
+// be for the comparison to stop there rather than make a whole pass.
 const (
-	sampleUnits  = 2048
-	sampleMargin = 0.9
+	sampleShare    = 32
+	minSampleUnits = 256
+	maxSampleUnits = 2048
+	sampleMargin   = 0.9
 )
 
 // sampledIncremental estimates from every stride-th unit what a pass
 // would find in the full regime, where the residual is zero and a unit's
 // residual is its change: the active fraction under the budget and the
-// incremental estimate built from it, with the active units' entries and
-// touched blocks extrapolated as if active units were spread evenly.
+// incremental estimate built from it, with the touched blocks
+// extrapolated as if active units were spread evenly. The active units'
+// entries are counted from the sample once a pass has counted M's
+// columns: units that still change are seldom of average degree (in
+// PageRank they are the ones much rank flows through), and taking them
+// as average made the estimate low enough to send comparisons on to a
+// whole pass that then chose full evaluation after all. Before that they
+// are taken as average.
 func (p *Product) sampledIncremental(d Delta) (frac, est float64) {
 	n, w := p.m.Cols, p.w
-	stride := max(1, n/sampleUnits)
+	units := min(max(n/sampleShare, minSampleUnits), maxSampleUnits)
+	stride := max(1, n/units)
 	h := &p.hist
 	clear(h.mass[:])
 	clear(h.count[:])
+	clear(h.nnz[:])
 	sampled := 0
 	for i := 0; i < n; i += stride {
 		var a, mass float64
@@ -427,6 +469,9 @@ func (p *Product) sampledIncremental(d Delta) (frac, est float64) {
 		e := math.Float64bits(a) >> 52
 		h.mass[e] += mass
 		h.count[e]++
+		if p.colNnz != nil {
+			h.nnz[e] += p.colNnz[i]
+		}
 		sampled++
 	}
 	scale := float64(n) / float64(sampled)
@@ -437,14 +482,20 @@ func (p *Product) sampledIncremental(d Delta) (frac, est float64) {
 		}
 		carried += h.mass[cut] * scale
 	}
-	active := 0.0
+	active, activeNnz := 0.0, 0.0
 	for e := cut; e < len(h.mass); e++ {
 		active += float64(h.count[e])
+		activeNnz += float64(h.nnz[e])
 	}
 	frac = active / float64(sampled)
+	if p.colNnz != nil {
+		activeNnz *= scale
+	} else {
+		activeNnz = frac * float64(p.m.NNZ())
+	}
 	blocks := float64(p.blocks())
 	touched := blocks * (1 - math.Pow(1-frac, float64(p.opt.BlockSize)))
-	return frac, p.estIncremental(int(frac*float64(p.m.NNZ())), int(math.Ceil(touched)), d.Shift != 0)
+	return frac, p.estIncremental(int(activeNnz), int(math.Ceil(touched)), d.Shift != 0)
 }
 
 func (p *Product) estIncremental(activeNnz, touched int, shift bool) float64 {
