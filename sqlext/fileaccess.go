@@ -1,11 +1,14 @@
 package sqlext
 
 import (
+	"context"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 )
 
@@ -17,6 +20,30 @@ import (
 // them when secure_file_priv is NULL, with the same error. LOAD DATA LOCAL,
 // which reads the client's file, is not affected.
 const fileAccessRule analyzer.RuleId = 9993
+
+// secure_file_priv reads NULL on a server without an import directory,
+// as it does in MySQL when file access is disabled: the engine's string
+// type turns NULL into ”, which MySQL reads as "anywhere" (and the
+// engine warns of at start-up). Every file path the engine reads it on is
+// refused before (the rule below and refusedLoadFile), so NULL never
+// reaches them.
+func init() {
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
+		Name:  "secure_file_priv",
+		Scope: sql.GetMysqlScope(sql.SystemVariableScope_Global),
+		Type:  nullableString{types.NewSystemStringType("secure_file_priv")},
+	}})
+}
+
+// nullableString is a string system variable that may be NULL.
+type nullableString struct{ sql.SystemVariableType }
+
+func (t nullableString) Convert(ctx context.Context, v any) (any, sql.ConvertInRange, error) {
+	if v == nil {
+		return nil, sql.InRange, nil
+	}
+	return t.SystemVariableType.Convert(ctx, v)
+}
 
 // erOptionPreventsStatement is MySQL's ER_OPTION_PREVENTS_STATEMENT.
 const erOptionPreventsStatement = 1290

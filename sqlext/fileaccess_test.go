@@ -29,6 +29,10 @@ func TestServerSideFileAccess(t *testing.T) {
 		"CREATE PROCEDURE fa.writefile() SELECT 1 INTO OUTFILE '"+outside+"'",
 		"CREATE TABLE fa.g (s TEXT)",
 		"CREATE TRIGGER fa.tr BEFORE INSERT ON fa.g FOR EACH ROW SET NEW.s = "+load)
+	// As in MySQL with file access disabled, and not '' ("anywhere").
+	if got := flat(queryStrings(t, db, "SELECT @@secure_file_priv IS NULL")); got != "1" {
+		t.Errorf("@@secure_file_priv IS NULL = %s without an import directory", got)
+	}
 	// Every path the engine plans a statement by: the full analyzer, the
 	// short one of single-table UPDATE and DELETE, subqueries, stored
 	// procedures and triggers.
@@ -73,6 +77,9 @@ func TestServerSideFileAccess(t *testing.T) {
 	defer srv.Close()
 	db = connect(t, addr, "")
 	mustExecAll(t, db, "CREATE DATABASE fa", "CREATE TABLE fa.t (s TEXT)", "LOAD DATA INFILE '"+in+"' INTO TABLE fa.t")
+	if got := flat(queryStrings(t, db, "SELECT @@secure_file_priv")); got != dir {
+		t.Errorf("@@secure_file_priv = %s, want %s", got, dir)
+	}
 	if got := queryStrings(t, db, "SELECT COUNT(*) FROM fa.t"); got[0][0] != "2" {
 		t.Errorf("loaded %s rows, want 2", got[0][0])
 	}
