@@ -206,3 +206,28 @@ func BenchmarkGNMF(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMulPattern times full evaluation's kernel, one product of each
+// graph's transition matrix through its pattern (w = 1), on every core:
+//
+//	go test -run '^$' -bench MulPattern -count 6 ./optimizer/hybrid
+func BenchmarkMulPattern(b *testing.B) {
+	for _, name := range []string{"wiki-Vote.txt", "soc-Slashdot0902.txt.gz"} {
+		src, dst := snapEdges(b, filepath.Join(datasets(b), "graphs", name))
+		g, err := NewGraph(src, dst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		xs := make([]float64, g.M.Cols)
+		for i := range xs {
+			xs[i] = 1 / float64(i+1)
+		}
+		y := make([]float64, g.M.Rows)
+		b.Run(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".txt"), func(b *testing.B) {
+			for b.Loop() {
+				g.M.MulPattern(xs, y)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.M.NNZ()), "ns/nnz")
+		})
+	}
+}

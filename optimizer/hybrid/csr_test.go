@@ -164,6 +164,16 @@ func TestMulPatternIsMulVec(t *testing.T) {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("%d: row %d: %v by pattern, %v by values", size, i, got[i], want[i])
 			}
+			// Against one running sum, which adds the terms in another
+			// order: equal to rounding.
+			naive, abs := 0.0, 0.0
+			for p := m.Ptr[i]; p < m.Ptr[i+1]; p++ {
+				naive += m.Val[p] * x[m.Ind[p]]
+				abs += math.Abs(m.Val[p] * x[m.Ind[p]])
+			}
+			if math.Abs(naive-want[i]) > 1e-14*abs {
+				t.Fatalf("%d: row %d: %v, one running sum gives %v", size, i, want[i], naive)
+			}
 		}
 	}
 }
