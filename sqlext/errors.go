@@ -46,6 +46,7 @@ var sqlStates = map[int]string{
 	1060: "42S21", 1061: "42000", 1064: "42000", 1068: "42000", 1071: "42000", 1072: "42000",
 	1091: "42000", 1109: "42S02", 1110: "42000", 1113: "42000", 1136: "21S01", 1142: "42000",
 	1146: "42S02", 1149: "42000", 1227: "42000", 1235: "42000", 1241: "21000", 1242: "21000",
+	1055: "42000", 1066: "42000", 1265: "01000",
 	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001", 1410: "42000",
 	1213: "40001", 1231: "42000", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
 }
@@ -68,12 +69,43 @@ var engineMessages = []struct {
 	{"out of range", mysql.ERWarnDataOutOfRange},
 	{"Cannot create a Decimal from", mysql.ERWarnDataOutOfRange}, // a float overflow met by DECIMAL arithmetic
 	{"too long for column", mysql.ERDataTooLong},
+	{"Out of range value", mysql.ERWarnDataOutOfRange},
+	{"Incorrect datetime value", 1292},                   // ER_TRUNCATED_WRONG_VALUE
+	{"Invalid JSON text", 3140},                          // ER_INVALID_JSON_TEXT
+	{"is not valid for this Enum", 1265},                 // WARN_DATA_TRUNCATED, an error in strict mode
+	{"doesn't appear in the group by expressions", 1055}, // ER_WRONG_FIELD_WITH_GROUP
+	{"duplicate column name", 1060},                      // ER_DUP_FIELDNAME
+	{`" already exists`, 1060},                           // Column "c" already exists: ADD COLUMN of one that is there
+	{"function: '", 1305},                                // ER_SP_DOES_NOT_EXIST: an unknown function
+	{"Not unique table/alias", 1066},                     // ER_NONUNIQ_TABLE
+	{"Unknown system variable", 1193},                    // ER_UNKNOWN_SYSTEM_VARIABLE
+	{"was not found in the set", mysql.ERWrongValueForVar},
 	{"is too large for column", mysql.ERDataTooLong},
 	{"number of values does not match number of columns", mysql.ERWrongValueCountOnRow},
 	{"table with name", 1050},
 	{"can't be set to the value of", mysql.ERWrongValueForVar},
 	{"failed for '", 1396},                                    // ER_CANNOT_USER: CREATE/DROP/ALTER USER on a missing or existing account
 	{"You are not allowed to create a user with GRANT", 1410}, // ER_CANT_CREATE_USER_WITH_GRANT
+}
+
+// erIllegalValueForType is MySQL's ER_ILLEGAL_VALUE_FOR_TYPE.
+const erIllegalValueForType = 1367
+
+// overflowingLiteral finds a numeric literal too large for a DOUBLE in
+// the engine's message for it, Go's own parse error, so that the client
+// gets MySQL's error 1367 naming the literal.
+func overflowingLiteral(msg string) (string, bool) {
+	const head, tail = `strconv.ParseFloat: parsing "`, `": value out of range`
+	i := strings.Index(msg, head)
+	if i < 0 {
+		return "", false
+	}
+	rest := msg[i+len(head):]
+	j := strings.Index(rest, tail)
+	if j < 0 {
+		return "", false
+	}
+	return rest[:j], true
 }
 
 // sqlError is the single point where any error bound for a client becomes a
@@ -87,6 +119,14 @@ func sqlError(err error) error {
 		se = sql.CastSQLError(err)
 	}
 	out := *se
+	if lit, ok := overflowingLiteral(out.Message); ok {
+		out.Num, out.State = erIllegalValueForType, "22007"
+		out.Message = fmt.Sprintf("Illegal double '%s' value found during parsing", lit)
+	}
+	if out.Num == mysql.ERUnknownError && strings.Contains(out.Message, context.Canceled.Error()) {
+		// KILL QUERY, or the server closing, cancelled the statement.
+		out.Num, out.State, out.Message = mysql.ERQueryInterrupted, "70100", "Query execution was interrupted"
+	}
 	if out.Num == mysql.ERUnknownError {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to

@@ -357,6 +357,7 @@ func TestBadInputGetsMySQLErrors(t *testing.T) {
 	mustExec(t, db, "CREATE DATABASE e")
 	db = connect(t, addr, "e")
 	mustExec(t, db, "CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(3) NOT NULL, n TINYINT)")
+	mustExec(t, db, "CREATE TABLE k (id INT PRIMARY KEY, d DATE, j JSON, m DECIMAL(5,2), e ENUM('x','y'))")
 	cases := []struct {
 		q     string
 		code  uint16
@@ -369,6 +370,21 @@ func TestBadInputGetsMySQLErrors(t *testing.T) {
 		{"INSERT INTO t VALUES (1, NULL, 1)", 1048, "23000"},
 		{"INSERT INTO t VALUES (1, 'abcdef', 1)", 1406, "22001"},
 		{"INSERT INTO t VALUES (1, 'a', 1000)", 1264, "22003"},
+		{"INSERT INTO t VALUES (1, 'a', 1e309)", 1367, "22007"},
+		{"SELECT -1e400", 1367, "22007"},
+		{"INSERT INTO k (id, d) VALUES (1, '2024-13-45')", 1292, "22007"},
+		{"INSERT INTO k (id, j) VALUES (1, '{bad')", 3140, "22032"},
+		{"INSERT INTO k (id, m) VALUES (1, 12345.678)", 1264, "22003"},
+		{"INSERT INTO k (id, e) VALUES (1, 'z')", 1265, "01000"},
+		{"SELECT s FROM t GROUP BY n", 1055, "42000"},
+		{"SELECT nosuchfn(1)", 1305, "42000"},
+		{"CREATE TABLE u (a INT, a INT)", 1060, "42S21"},
+		{"ALTER TABLE t ADD COLUMN s INT", 1060, "42S21"},
+		{"SELECT * FROM t AS x JOIN t AS x", 1066, "42000"},
+		{"SET @@nosuchvar = 1", 1193, "HY000"},
+		{"SET sql_mode = 'NOPE'", 1231, "42000"},
+		{"KILL 999999", 1094, "HY000"},
+		{"KILL QUERY 999999", 1094, "HY000"},
 		{"INSERT INTO t VALUES (1, 'a')", 1136, "21S01"},
 		{"CREATE TABLE t (x INT)", 1050, "42S01"},
 		{"CREATE DATABASE e", 1007, ""},
@@ -377,7 +393,7 @@ func TestBadInputGetsMySQLErrors(t *testing.T) {
 		_, err := db.Exec(c.q)
 		t.Run(c.q, func(t *testing.T) { wantMySQLError(t, err, c.code, c.state) })
 	}
-	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM t")); got != "0" {
+	if got := flat(queryStrings(t, db, "SELECT (SELECT COUNT(*) FROM t), (SELECT COUNT(*) FROM k)")); got != "0,0" {
 		t.Fatalf("failed statements left rows: %s", got)
 	}
 }
