@@ -231,6 +231,15 @@ func sqlSchema(ctx *sql.Context, db, table string, s *storage.Schema) (sql.Prima
 		if err != nil {
 			return sql.PrimaryKeySchema{}, fmt.Errorf("sqlext: column %s.%s type %q: %w", table, sc.Name, m.Type, err)
 		}
+		// A type's text names its collation only when that is not the
+		// default one, and the parser leaves a collation it is not told
+		// unspecified, which the engine takes for none at all: LIKE on
+		// such a column matched nothing.
+		if tc, ok := typ.(sql.TypeWithCollation); ok && tc.Collation() == sql.Collation_Unspecified {
+			if typ, err = tc.WithNewCollation(sql.Collation_Default); err != nil {
+				return sql.PrimaryKeySchema{}, fmt.Errorf("sqlext: column %s.%s type %q: %w", table, sc.Name, m.Type, err)
+			}
+		}
 		col := &sql.Column{Name: sc.Name, Type: typ, Nullable: sc.Nullable, Source: table, DatabaseSource: db,
 			PrimaryKey: pk[i], AutoIncrement: auto, Comment: m.Comment, Extra: m.Extra, Virtual: m.Virtual}
 		col.Default = parseDefault(ctx, m.Default, typ, sc.Nullable)
