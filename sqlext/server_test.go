@@ -137,6 +137,17 @@ func flat(rows [][]string) string {
 	return strings.Join(parts, ";")
 }
 
+// wantAnswers runs each query and compares its flattened rows with the
+// answer given; what names the situation in a failure.
+func wantAnswers(t *testing.T, db *sql.DB, what string, answers map[string]string) {
+	t.Helper()
+	for q, want := range answers {
+		if got := flat(queryStrings(t, db, q)); got != want {
+			t.Errorf("%s: %s = %q, want %q", what, q, got, want)
+		}
+	}
+}
+
 func wantMySQLError(t *testing.T, err error, code uint16, state string) {
 	t.Helper()
 	var me *mysql.MySQLError
