@@ -63,14 +63,31 @@ func (t *typedArith) Type() sql.Type   { return t.typ }
 func (t *typedArith) IsNullable() bool { return t.nullable }
 
 func (t *typedArith) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := t.Arithmetic.WithChildren(children...)
+	return rewrapArith(t.Arithmetic, children, func(a *expression.Arithmetic) sql.Expression { return newTypedArith(a) })
+}
+
+// rewrapArith gives a with new children to wrap, for the nodes that stand
+// in for an engine arithmetic node (typedArith, intExact).
+func rewrapArith(a *expression.Arithmetic, children []sql.Expression, wrap func(*expression.Arithmetic) sql.Expression) (sql.Expression, error) {
+	e, err := a.WithChildren(children...)
 	if err != nil {
 		return nil, err
 	}
 	if a, ok := e.(*expression.Arithmetic); ok {
-		return newTypedArith(a), nil
+		return wrap(a), nil
 	}
 	return e, nil
+}
+
+// arithOf is the engine arithmetic node e is or stands in for.
+func arithOf(e sql.Expression) (*expression.Arithmetic, bool) {
+	switch x := e.(type) {
+	case *expression.Arithmetic:
+		return x, true
+	case *typedArith:
+		return x.Arithmetic, true
+	}
+	return nil, false
 }
 
 // plainLink reports whether e is an arithmetic link that may be wrapped:
