@@ -19,7 +19,6 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	b := analyzer.NewBuilder(p)
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
 	b.AddPostAnalyzeRule(returnViewDatabaseRule, returnViewDatabaseAfterPlanning)
-	b.AddPostAnalyzeRule(typedArithRule, typedArithmetic)
 	b.AddPostAnalyzeRule(fileAccessRule, p.refuseFileAccess)
 	p.extMu.RLock()
 	for _, r := range p.rules {

@@ -26,6 +26,20 @@ import (
 // +, - and * of two integers exactly (intExact), unsigned when either
 // operand is, as MySQL does, refusing a result out of range.
 //
+// Both nodes answer their type from a value fixed when the statement is
+// planned. The engine's arithmetic node derives its type from its
+// children's types every time it is asked, and asks on every evaluation,
+// so a chain such as w1*x1 + w2*x2 + ... + wn*xn re-derived the types of
+// the whole chain at each of its n nodes, for every row: quadratic in n
+// per row (BenchmarkArithmeticChain; docs/benchmarks.md). A parent asking
+// a wrapped child stops there. The engine's decimal rounding looks
+// through chains in two ways: by its arithmetic-operator interface, which
+// intExact still answers (so operator counts are unchanged), and by the
+// concrete node type when it works out a decimal result's scale, where a
+// wrapped link counts as an operand of its own type; an integer or float
+// link holds only operands of scale 0 or yields no decimal at all, so the
+// scale comes out the same.
+//
 // The rule joins the engine's last batch, which every statement passes
 // through: the engine plans single-table UPDATE and DELETE and INSERT of
 // literal rows with a short list of batches that leaves out the
@@ -59,14 +73,13 @@ func checkRange(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope,
 	})
 }
 
-// floatOperation reports whether e is arithmetic that can overflow a
-// float: +, -, * or / with a float result, as the engine's node or as a
-// typed link of a chain (arith.go).
+// floatOperation reports whether e is the engine's arithmetic that can
+// overflow a float: +, -, * or / with a float result.
 func floatOperation(e sql.Expression) bool {
 	if _, ok := e.(*expression.Div); ok {
 		return types.IsFloat(e.Type())
 	}
-	a, ok := arithOf(e)
+	a, ok := e.(*expression.Arithmetic)
 	if !ok {
 		return false
 	}
@@ -78,8 +91,7 @@ func floatOperation(e sql.Expression) bool {
 }
 
 // floatChecked evaluates a float operation and refuses a result outside
-// DOUBLE's range. Its type is the operation's, fixed when it was planned,
-// as typedArith's is.
+// DOUBLE's range. Its type is the operation's, fixed when it was planned.
 type floatChecked struct {
 	sql.Expression
 	typ sql.Type
@@ -128,11 +140,10 @@ func (f *floatChecked) WithChildren(children ...sql.Expression) (sql.Expression,
 func (f *floatChecked) String() string      { return f.Expression.String() }
 func (f *floatChecked) DebugString() string { return sql.DebugString(f.Expression) }
 
-// integerOperation reports whether e is +, - or * of two integers, as the
-// engine's node or a typed link of a chain (an intExact is not: a plan
-// analysed twice keeps its nodes).
+// integerOperation reports whether e is the engine's +, - or * of two
+// integers (an intExact is not: a plan analysed twice keeps its nodes).
 func integerOperation(e sql.Expression) (*expression.Arithmetic, bool) {
-	a, ok := arithOf(e)
+	a, ok := e.(*expression.Arithmetic)
 	if !ok {
 		return nil, false
 	}
@@ -146,8 +157,7 @@ func integerOperation(e sql.Expression) (*expression.Arithmetic, bool) {
 // intExact is +, - or * of two integers evaluated exactly: BIGINT
 // UNSIGNED when either operand is unsigned, BIGINT otherwise, and error
 // 1690 when the result does not fit. It answers the engine's
-// arithmetic-operator interface through the node it replaces, as
-// typedArith does, so operator counts are unchanged.
+// arithmetic-operator interface through the node it replaces.
 type intExact struct {
 	*expression.Arithmetic
 	unsigned bool
@@ -170,7 +180,14 @@ func (e *intExact) Type() sql.Type {
 }
 
 func (e *intExact) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	return rewrapArith(e.Arithmetic, children, func(a *expression.Arithmetic) sql.Expression { return newIntExact(a) })
+	n, err := e.Arithmetic.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	if a, ok := n.(*expression.Arithmetic); ok {
+		return newIntExact(a), nil
+	}
+	return n, nil
 }
 
 func (e *intExact) Eval(ctx *sql.Context, row sql.Row) (any, error) {
