@@ -160,23 +160,33 @@ func medians(runs int, cases []func() time.Duration) []time.Duration {
 	return out
 }
 
-func BenchmarkPageRankSlashdot(b *testing.B) {
-	src, dst := snapEdges(b, filepath.Join(datasets(b), "graphs", "soc-Slashdot0902.txt.gz"))
-	g, err := NewGraph(src, dst)
-	if err != nil {
-		b.Fatal(err)
-	}
-	Calibrated()
-	for _, mode := range []Mode{ModeFull, ModeIncremental, ModeHybrid} {
-		b.Run(mode.String(), func(b *testing.B) {
-			opt := DefaultPageRankOptions()
-			opt.Tolerance, opt.MaxIterations = 1e-10, 1000
-			for b.Loop() {
-				if _, err := PageRank(context.Background(), g, opt, mode); err != nil {
-					b.Fatal(err)
-				}
+// BenchmarkPageRank times PageRank in full and in hybrid mode on both
+// graphs at a loose and a tight tolerance; with -cpuprofile it shows what
+// hybrid evaluation's comparisons cost:
+//
+//	go test -run '^$' -bench PageRank/ -count 10 ./optimizer/hybrid
+func BenchmarkPageRank(b *testing.B) {
+	for _, name := range []string{"wiki-Vote.txt", "soc-Slashdot0902.txt.gz"} {
+		src, dst := snapEdges(b, filepath.Join(datasets(b), "graphs", name))
+		g, err := NewGraph(src, dst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		Calibrated()
+		graph := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".txt")
+		for _, tol := range []float64{1e-6, 1e-10} {
+			for _, mode := range []Mode{ModeFull, ModeHybrid} {
+				b.Run(fmt.Sprintf("%s/tol=%g/%s", graph, tol, mode), func(b *testing.B) {
+					opt := DefaultPageRankOptions()
+					opt.Tolerance, opt.MaxIterations = tol, 1000
+					for b.Loop() {
+						if _, err := PageRank(context.Background(), g, opt, mode); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
 			}
-		})
+		}
 	}
 }
 
