@@ -175,10 +175,10 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
-			return cb(res, false)
+			return withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(cb))
+	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(cb)))
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
@@ -186,10 +186,10 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
-			return "", cb(res, false)
+			return "", withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(cb))
+	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(cb)))
 }
 
 // strayInfoLength: withoutShortInfo drops the info text of an OK result

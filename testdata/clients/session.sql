@@ -41,3 +41,8 @@ SET @min = 5;
 EXECUTE top USING @min;
 DEALLOCATE PREPARE top;
 SELECT routine_name FROM information_schema.ROUTINES WHERE routine_schema = 'cli';
+CREATE TABLE measures (id INT PRIMARY KEY, d DOUBLE, f FLOAT);
+INSERT INTO measures VALUES (1, 1500000, 123456789), (2, 1e-7, 0.1), (3, 1e15, -2.5);
+SELECT id, d, f FROM measures ORDER BY id;
+SELECT SUM(d) AS s, 1e0 / 3 AS third, 2.5e-10 AS tiny FROM measures;
+SELECT d FROM measures WHERE id = 2;
