@@ -53,7 +53,7 @@ func rewriteFloats(fields []*querypb.Field, rows [][]sqltypes.Value) {
 				continue
 			}
 			raw := row[c].Raw()
-			if bits == 64 && bytes.IndexByte(raw, 'e') < 0 {
+			if bits == 64 && bytes.IndexByte(raw, 'e') < 0 && string(raw) != "-0" {
 				// The engine's shortest %g is positional only from 1e-4
 				// to below 1e6, where MySQL writes the same digits.
 				continue

@@ -154,6 +154,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.reads = node
 	s.prov.leader = node
 	node.HandleOnLeader(allocHandler, s.prov.serveAlloc)
+	s.prov.Extend(Extensions{Functions: mysqlFunctions})
 	s.prov.Extend(clusterExtensions(node, cfg.FaultInjection))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))

@@ -1,0 +1,30 @@
+package sqlext_test
+
+import "testing"
+
+// TestMySQLFunctions checks the functions the server adds to the engine's
+// and the two it makes NULL-safe; the answers are MariaDB 10.11's to the
+// same expressions.
+func TestMySQLFunctions(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE fn", "USE fn",
+		"CREATE TABLE t (id INT PRIMARY KEY, b DECIMAL(10,2), f DOUBLE, d DATE, c VARCHAR(10))",
+		"INSERT INTO t VALUES (1, 12.50, 2.5, '2024-01-15', '2024'), (2, 100.00, -0.5, NULL, NULL)")
+	wantAnswers(t, db, "functions", map[string]string{
+		"SELECT TRUNCATE(1.223, 1), TRUNCATE(1.999, 0), TRUNCATE(-1.999, 1), TRUNCATE(122, -2)":                                                                     "1.2,1,-1.9,100",
+		"SELECT TRUNCATE(10.28 * 100, 0), TRUNCATE(-1234.5678, -2), TRUNCATE('3.99', 1)":                                                                            "1028,-1200,3.9",
+		"SELECT TRUNCATE(-7, -1), TRUNCATE(18446744073709551615, -3), TRUNCATE(NULL, 1)":                                                                            "0,18446744073709551000,NULL",
+		"SELECT TRUNCATE(b, 1), TRUNCATE(b, 5), TRUNCATE(b, -1), TRUNCATE(f, 0) FROM t ORDER BY id":                                                                 "12.5,12.50000,10,2;100.0,100.00000,100,0",
+		"SELECT OCT(8), OCT(-1), OCT(0), OCT(NULL)":                                                                                                                 "10,1777777777777777777777,0,NULL",
+		"SELECT INSERT('Quadratic', 3, 4, 'What'), INSERT('Quadratic', -1, 4, 'What')":                                                                              "QuWhattic,Quadratic",
+		"SELECT INSERT('Quadratic', 3, 100, 'What'), INSERT('abc', 4, 1, 'X'), INSERT('abc', 3, 1, 'X')":                                                            "QuWhat,abc,abX",
+		"SELECT DATE_FORMAT(MAKEDATE(2024, 60), '%Y-%m-%d'), DATE_FORMAT(MAKEDATE(24, 1), '%Y-%m-%d'), DATE_FORMAT(MAKEDATE(85, 1), '%Y-%m-%d'), MAKEDATE(2024, 0)": "2024-02-29,2024-01-01,1985-01-01,NULL",
+		"SELECT MAKETIME(1, 2, 3), MAKETIME(1, 60, 0)":                                                                                                              "01:02:03,NULL",
+		"SELECT SEC_TO_TIME(3661), SEC_TO_TIME(-5), SEC_TO_TIME(4000000)":                                                                                           "01:01:01,-00:00:05,838:59:59",
+		"SELECT PERIOD_ADD(202401, 2), PERIOD_ADD(2401, 13), PERIOD_DIFF(202403, 202401), PERIOD_DIFF(2403, 202312)":                                                "202403,202502,2,3",
+		"SELECT TO_SECONDS('2007-10-07 01:02:03'), TO_SECONDS('2009-11-29'), TO_SECONDS(NULL)":                                                                      "63358938123,63426672000,NULL",
+		"SELECT WEEK(d), STR_TO_DATE(c, '%Y') IS NULL FROM t ORDER BY id":                                                                                           "2,0;NULL,1",
+		"SELECT UTC_DATE() = DATE(UTC_TIMESTAMP()), UTC_TIME() IS NOT NULL":                                                                                         "1,1",
+	})
+}
