@@ -17,6 +17,9 @@ type AnalyzerRule struct {
 // rules.
 func analyzerFor(p *Provider) *analyzer.Analyzer {
 	b := analyzer.NewBuilder(p)
+	// Also before the engine's rules, which turn a LIKE with a prefix
+	// pattern into a range over the column's own type (textcontext.go).
+	b.AddPreAnalyzeRule(textRule, textArguments)
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
 	b.AddPostAnalyzeRule(returnViewDatabaseRule, returnViewDatabaseAfterPlanning)
 	b.AddPostAnalyzeRule(fileAccessRule, p.refuseFileAccess)

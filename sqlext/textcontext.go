@@ -1,0 +1,131 @@
+package sqlext
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// The engine holds a DATE as a time.Time, an ENUM as its index and a SET
+// as its bit mask, and the functions that read an argument as text turn
+// those into "2024-01-15 00:00:00", "1" and "5", where MySQL reads
+// "2024-01-15", the ENUM's label and the SET's labels: CONCAT(d, ”),
+// CAST(d AS CHAR), e LIKE 'R%' and GROUP_CONCAT(e) all came out wrong.
+// textRule hands such an argument of those functions to them behind
+// asText, which writes the value as its type writes it in a result.
+// Comparisons, arithmetic and ordering are the types' own and are left
+// alone. Like rangeRule, it joins the engine's last batch; it also runs
+// before the engine's own rules (analyzerFor), one of which turns e LIKE
+// 'g%' into a range over e's own type, an ENUM's indexes.
+const textRule analyzer.RuleId = 9995
+
+func init() {
+	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: textRule, Apply: textArguments})
+}
+
+// textFunctions read every argument as text.
+var textFunctions = map[string]bool{
+	"concat": true, "concat_ws": true, "upper": true, "ucase": true, "lower": true, "lcase": true,
+	"length": true, "char_length": true, "character_length": true, "substring": true, "substr": true,
+	"mid": true, "replace": true, "left": true, "right": true, "lpad": true, "rpad": true,
+	"trim": true, "ltrim": true, "rtrim": true, "instr": true, "locate": true, "reverse": true,
+	"repeat": true, "group_concat": true, "json_object": true, "json_array": true, "regexp_like": true,
+	"md5": true, "sha1": true, "sha2": true, "insert": true,
+}
+
+// choiceFunctions return one of their arguments; MySQL gives the label of
+// an ENUM or SET one (the result is a string), but a DATE stays a DATE.
+var choiceFunctions = map[string]bool{
+	"coalesce": true, "ifnull": true, "if": true, "nullif": true, "greatest": true, "least": true,
+}
+
+func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		all := func(int) bool { return true }
+		wrap, dates := all, true
+		switch x := e.(type) {
+		case *expression.Like:
+			wrap = func(i int) bool { return i == 0 }
+		case *expression.Convert:
+			if !types.IsText(x.Type()) {
+				return e, transform.SameTree, nil
+			}
+		case sql.FunctionExpression:
+			switch {
+			case textFunctions[x.FunctionName()]:
+			case choiceFunctions[x.FunctionName()]:
+				dates = false
+			default:
+				return e, transform.SameTree, nil
+			}
+		default:
+			return e, transform.SameTree, nil
+		}
+		children := e.Children()
+		changed := false
+		for i, c := range children {
+			t := c.Type()
+			if wrap(i) && (types.IsEnum(t) || types.IsSet(t) || dates && types.IsDateType(t)) {
+				if !changed {
+					children = append([]sql.Expression(nil), children...)
+				}
+				children[i] = &asText{Expression: c}
+				changed = true
+			}
+		}
+		if !changed {
+			return e, transform.SameTree, nil
+		}
+		out, err := e.WithChildren(children...)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return out, transform.NewTree, nil
+	})
+}
+
+// asText is a value written as its type writes it in a result.
+type asText struct {
+	sql.Expression
+}
+
+var (
+	_ sql.Expression         = (*asText)(nil)
+	_ sql.CollationCoercible = (*asText)(nil)
+)
+
+func (a *asText) Type() sql.Type { return types.LongText }
+
+func (a *asText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := a.Expression.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	s, err := a.Expression.Type().SQL(ctx, nil, v)
+	if err != nil {
+		return nil, err
+	}
+	return s.ToString(), nil
+}
+
+func (a *asText) Children() []sql.Expression { return []sql.Expression{a.Expression} }
+
+func (a *asText) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(a, len(children), 1)
+	}
+	return &asText{Expression: children[0]}, nil
+}
+
+func (a *asText) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	if tc, ok := a.Expression.Type().(sql.TypeWithCollation); ok {
+		return tc.Collation(), 2
+	}
+	return ctx.GetCollation(), 4
+}
+
+func (a *asText) String() string      { return a.Expression.String() }
+func (a *asText) DebugString() string { return sql.DebugString(a.Expression) }
