@@ -12,7 +12,7 @@ import (
 // The engine holds a DATE as a time.Time, an ENUM as its index and a SET
 // as its bit mask, and the functions that read an argument as text turn
 // those into "2024-01-15 00:00:00", "1" and "5", where MySQL reads
-// "2024-01-15", the ENUM's label and the SET's labels: CONCAT(d, ”),
+// "2024-01-15", the ENUM's label and the SET's labels: CONCAT(d, '-'),
 // CAST(d AS CHAR), e LIKE 'R%' and GROUP_CONCAT(e) all came out wrong.
 // textRule hands such an argument of those functions to them behind
 // asText, which writes the value as its type writes it in a result.
