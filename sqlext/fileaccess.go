@@ -23,10 +23,10 @@ const fileAccessRule analyzer.RuleId = 9993
 
 // secure_file_priv reads NULL on a server without an import directory,
 // as it does in MySQL when file access is disabled: the engine's string
-// type turns NULL into ”, which MySQL reads as "anywhere" (and the
-// engine warns of at start-up). Every file path the engine reads it on is
-// refused before (the rule below and refusedLoadFile), so NULL never
-// reaches them.
+// type turns NULL into the empty string, which MySQL reads as "anywhere"
+// (and the engine warned of at start-up). Every file path the engine
+// reads it on is refused before (the rule below and refusedLoadFile), so
+// NULL never reaches them.
 func init() {
 	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&sql.MysqlSystemVariable{
 		Name:  "secure_file_priv",
