@@ -10,14 +10,16 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 )
 
 // mysqlFunctions are MySQL functions the engine lacks (TRUNCATE, OCT,
 // INSERT, MAKEDATE, MAKETIME, SEC_TO_TIME, PERIOD_ADD, PERIOD_DIFF,
-// TO_SECONDS, UTC_DATE, UTC_TIME), and two of its own that failed on a
-// NULL argument instead of returning NULL (WEEK, STR_TO_DATE). Each
+// TO_SECONDS, UTC_DATE, UTC_TIME), two of its own that failed on a NULL
+// argument instead of returning NULL (WEEK, STR_TO_DATE), and its
+// standard deviations and variances, typed wrong (statistic). Each
 // answers as MySQL does; TestMySQLFunctions holds them to MariaDB's
 // answers.
 var mysqlFunctions = []sql.Function{
@@ -68,6 +70,13 @@ var mysqlFunctions = []sql.Function{
 		t := ctx.QueryTime().UTC()
 		return timeValue(ctx, fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second()))
 	}),
+	statistic("std", aggregation.NewStdDevPop),
+	statistic("stddev", aggregation.NewStdDevPop),
+	statistic("stddev_pop", aggregation.NewStdDevPop),
+	statistic("stddev_samp", aggregation.NewStdDevSamp),
+	statistic("variance", aggregation.NewVarPop),
+	statistic("var_pop", aggregation.NewVarPop),
+	statistic("var_samp", aggregation.NewVarSamp),
 	nullOnNullFirst("week", function.NewWeek),
 	nullOnNullFirst("str_to_date", func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) != 2 {
@@ -75,6 +84,16 @@ var mysqlFunctions = []sql.Function{
 		}
 		return function.NewStrToDate(args[0], args[1]), nil
 	}),
+}
+
+// statistic is one of the engine's standard-deviation or variance
+// aggregates over its argument as a DOUBLE. The engine's take their
+// argument's type for their result's, so that STD over an INT column
+// came out as an integer (8 for 8.1650).
+func statistic[A sql.Expression](name string, build func(sql.Expression) A) sql.Function {
+	return sql.Function1{Name: name, Fn: func(e sql.Expression) sql.Expression {
+		return build(expression.NewConvert(e, expression.ConvertToDouble))
+	}}
 }
 
 // yearZero is 0000-01-01 in Unix seconds. MySQL's day numbers (TO_DAYS,
