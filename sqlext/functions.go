@@ -77,6 +77,10 @@ var mysqlFunctions = []sql.Function{
 	statistic("variance", aggregation.NewVarPop),
 	statistic("var_pop", aggregation.NewVarPop),
 	statistic("var_samp", aggregation.NewVarSamp),
+	onDuration("time_to_sec", function.NewTimeToSec, func(us int64) int64 { return us / 1e6 }),
+	onDuration("hour", function.NewHour, func(us int64) int64 { return abs64(us) / 3_600_000_000 }),
+	onDuration("minute", function.NewMinute, func(us int64) int64 { return abs64(us) / 60_000_000 % 60 }),
+	onDuration("second", function.NewSecond, func(us int64) int64 { return abs64(us) / 1_000_000 % 60 }),
 	nullOnNullFirst("week", function.NewWeek),
 	nullOnNullFirst("str_to_date", func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) != 2 {
@@ -84,6 +88,79 @@ var mysqlFunctions = []sql.Function{
 		}
 		return function.NewStrToDate(args[0], args[1]), nil
 	}),
+}
+
+// onDuration is one of the engine's functions of a time of day, taken
+// over for a TIME value, which is a duration: the engine read TIME
+// '-00:00:05' as 23:59:55 and '838:59:59' as 22:59:59, so TIME_TO_SEC and
+// HOUR were wrong for any duration that is negative or a day or longer.
+// A DATE, DATETIME or TIMESTAMP argument, or a string that names a date,
+// goes to the engine's function.
+func onDuration(name string, build func(sql.Expression) sql.Expression, of func(us int64) int64) sql.Function {
+	return sql.Function1{Name: name, Fn: func(e sql.Expression) sql.Expression {
+		return &durationFunc{Expression: build(e), arg: e, of: of}
+	}}
+}
+
+type durationFunc struct {
+	sql.Expression // the engine's function
+	arg            sql.Expression
+	of             func(us int64) int64
+}
+
+// Type is a signed BIGINT: a duration, and so TIME_TO_SEC, may be
+// negative, which the engine's unsigned type turned into 2^64 - 5.
+func (d *durationFunc) Type() sql.Type { return types.Int64 }
+
+func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	t := d.arg.Type()
+	if !types.IsTimespan(t) && !types.IsText(t) {
+		return d.engine(ctx, row)
+	}
+	v, err := d.arg.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if s, ok := v.(string); ok && strings.Contains(strings.TrimPrefix(strings.TrimSpace(s), "-"), "-") {
+		return d.engine(ctx, row) // a date and time
+	}
+	ts, err := types.Time.ConvertToTimespan(v)
+	if err != nil {
+		return d.engine(ctx, row)
+	}
+	return d.of(ts.AsMicroseconds()), nil
+}
+
+// engine is the engine's answer, as a BIGINT.
+func (d *durationFunc) engine(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := d.Expression.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	x, _, err := types.Int64.Convert(ctx, v)
+	return x, err
+}
+
+func (d *durationFunc) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := d.Expression.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(d, len(children), 1)
+	}
+	return &durationFunc{Expression: e, arg: children[0], of: d.of}, nil
+}
+
+func (d *durationFunc) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // statistic is one of the engine's standard-deviation or variance

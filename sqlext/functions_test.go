@@ -10,7 +10,9 @@ func TestMySQLFunctions(t *testing.T) {
 	db.SetMaxOpenConns(1)
 	mustExecAll(t, db, "CREATE DATABASE fn", "USE fn",
 		"CREATE TABLE t (id INT PRIMARY KEY, b DECIMAL(10,2), f DOUBLE, d DATE, c VARCHAR(10))",
-		"INSERT INTO t VALUES (1, 12.50, 2.5, '2024-01-15', '2024'), (2, 100.00, -0.5, NULL, NULL)")
+		"INSERT INTO t VALUES (1, 12.50, 2.5, '2024-01-15', '2024'), (2, 100.00, -0.5, NULL, NULL)",
+		"CREATE TABLE d (id INT PRIMARY KEY, t TIME, at DATETIME)",
+		"INSERT INTO d VALUES (1, '01:01:01', '2024-01-06 11:30:00'), (2, '-00:00:05', NULL), (3, '838:59:59', NULL), (4, NULL, NULL)")
 	wantAnswers(t, db, "functions", map[string]string{
 		"SELECT TRUNCATE(1.223, 1), TRUNCATE(1.999, 0), TRUNCATE(-1.999, 1), TRUNCATE(122, -2)":                                                                     "1.2,1,-1.9,100",
 		"SELECT TRUNCATE(10.28 * 100, 0), TRUNCATE(-1234.5678, -2), TRUNCATE('3.99', 1)":                                                                            "1028,-1200,3.9",
