@@ -368,25 +368,15 @@ func (s *Server) followUsers(changed <-chan struct{}) {
 	}
 }
 
-// reloadUsers replaces the engine's users and role grants with blob.
-// Loading alone would merge into what is there.
+// reloadUsers replaces the engine's users and role grants with blob, in
+// one edit: removing them in one and loading in another left a moment
+// with no users at all, when a client connecting to this node, root
+// included, was refused ("Access denied ... to database").
 func (s *Server) reloadUsers(blob []byte) error {
 	db := s.engine.Analyzer.Catalog.MySQLDb
 	ed := db.Editor()
-	var users []mysql_db.UserPrimaryKey
-	ed.VisitUsers(func(u *mysql_db.User) { users = append(users, mysql_db.UserPrimaryKey{Host: u.Host, User: u.User}) })
-	var edges []mysql_db.RoleEdgesPrimaryKey
-	ed.VisitRoleEdges(func(e *mysql_db.RoleEdge) {
-		edges = append(edges, mysql_db.RoleEdgesPrimaryKey{FromHost: e.FromHost, FromUser: e.FromUser, ToHost: e.ToHost, ToUser: e.ToUser})
-	})
-	for _, u := range users {
-		ed.RemoveUser(u)
-	}
-	for _, e := range edges {
-		ed.RemoveRoleEdge(e)
-	}
-	ed.Close()
-	return db.LoadData(s.NewContext(context.Background()), blob)
+	defer ed.Close()
+	return db.OverwriteUsersAndGrantData(s.NewContext(context.Background()), ed, blob)
 }
 
 // loopbackOnly refuses clients from other hosts while root has no password.
