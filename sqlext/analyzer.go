@@ -13,6 +13,16 @@ type AnalyzerRule struct {
 	Apply analyzer.RuleFunc
 }
 
+// onEveryStatement adds a rule to the engine's last batch, which every
+// statement passes through. The engine plans single-table UPDATE and
+// DELETE and INSERT of literal rows with a short list of batches that
+// leaves out the analyzer's extension rules, so a rule that must see
+// UPDATE t SET x = ... goes there. The batch is the engine's, shared by
+// every server in the process: such a rule holds no state.
+func onEveryStatement(id analyzer.RuleId, apply analyzer.RuleFunc) {
+	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: id, Apply: apply})
+}
+
 // analyzerFor builds the analyzer over the provider with the extensions'
 // rules.
 func analyzerFor(p *Provider) *analyzer.Analyzer {

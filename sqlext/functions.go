@@ -33,32 +33,24 @@ var mysqlFunctions = []sql.Function{
 	scalar("maketime", 3, 3, fixedType(types.Time), makeTime),
 	scalar("sec_to_time", 1, 1, fixedType(types.Time), secToTime),
 	scalar("period_add", 2, 2, fixedType(types.Int64), func(_ *sql.Context, v []any) (any, error) {
-		p, err := int64Of(v[0])
+		n, err := ints(v...)
 		if err != nil {
 			return nil, err
 		}
-		n, err := int64Of(v[1])
-		if err != nil {
-			return nil, err
-		}
-		m := periodMonths(p) + n
+		m := periodMonths(n[0]) + n[1]
 		return (m/12)*100 + m%12 + 1, nil
 	}),
 	scalar("period_diff", 2, 2, fixedType(types.Int64), func(_ *sql.Context, v []any) (any, error) {
-		a, err := int64Of(v[0])
+		n, err := ints(v...)
 		if err != nil {
 			return nil, err
 		}
-		b, err := int64Of(v[1])
-		if err != nil {
-			return nil, err
-		}
-		return periodMonths(a) - periodMonths(b), nil
+		return periodMonths(n[0]) - periodMonths(n[1]), nil
 	}),
 	scalar("to_seconds", 1, 1, fixedType(types.Int64), func(ctx *sql.Context, v []any) (any, error) {
-		t, ok, err := timeOf(ctx, v[0])
-		if !ok || err != nil {
-			return nil, err
+		t, ok := timeOf(ctx, v[0])
+		if !ok {
+			return nil, nil
 		}
 		return (t.Unix()-yearZero)/86400*86400 + int64(t.Hour()*3600+t.Minute()*60+t.Second()), nil
 	}),
@@ -98,13 +90,12 @@ var mysqlFunctions = []sql.Function{
 // goes to the engine's function.
 func onDuration(name string, build func(sql.Expression) sql.Expression, of func(us int64) int64) sql.Function {
 	return sql.Function1{Name: name, Fn: func(e sql.Expression) sql.Expression {
-		return &durationFunc{Expression: build(e), arg: e, of: of}
+		return &durationFunc{Expression: build(e), of: of}
 	}}
 }
 
 type durationFunc struct {
-	sql.Expression // the engine's function
-	arg            sql.Expression
+	sql.Expression // the engine's function of one argument
 	of             func(us int64) int64
 }
 
@@ -113,11 +104,12 @@ type durationFunc struct {
 func (d *durationFunc) Type() sql.Type { return types.Int64 }
 
 func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	t := d.arg.Type()
+	arg := d.Children()[0]
+	t := arg.Type()
 	if !types.IsTimespan(t) && !types.IsText(t) {
 		return d.engine(ctx, row)
 	}
-	v, err := d.arg.Eval(ctx, row)
+	v, err := arg.Eval(ctx, row)
 	if err != nil || v == nil {
 		return nil, err
 	}
@@ -142,14 +134,9 @@ func (d *durationFunc) engine(ctx *sql.Context, row sql.Row) (any, error) {
 }
 
 func (d *durationFunc) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := d.Expression.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(d, len(children), 1)
-	}
-	return &durationFunc{Expression: e, arg: children[0], of: d.of}, nil
+	return rewrapEngine(d.Expression, children, func(e sql.Expression) sql.Expression {
+		return &durationFunc{Expression: e, of: d.of}
+	})
 }
 
 func (d *durationFunc) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
@@ -310,20 +297,15 @@ func truncateNumber(_ *sql.Context, v []any) (any, error) {
 		return r.Truncate(int32(scale)).Add(decimal.New(0, -int32(scale))), nil
 	}
 	if w, ok := wideOf(v[0]); ok {
-		if d < 0 {
+		switch {
+		case d <= -20: // 10^20 is past every 64-bit integer: all of it goes
+			w.mag = 0
+		case d < 0:
 			p := uint64(1)
-			for i := int64(0); i < -d && p != 0; i++ {
-				if p > math.MaxUint64/10 {
-					p = 0 // past the largest integer: all of it goes
-				} else {
-					p *= 10
-				}
+			for range -d {
+				p *= 10
 			}
-			if p == 0 {
-				w.mag = 0
-			} else {
-				w.mag -= w.mag % p
-			}
+			w.mag -= w.mag % p
 		}
 		switch v[0].(type) {
 		case uint64, uint32, uint16, uint8, uint:
@@ -350,14 +332,11 @@ func insertString(_ *sql.Context, v []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	pos, err := int64Of(v[1])
+	pn, err := ints(v[1], v[2])
 	if err != nil {
 		return nil, err
 	}
-	n, err := int64Of(v[2])
-	if err != nil {
-		return nil, err
-	}
+	pos, n := pn[0], pn[1]
 	repl, _, err := types.LongText.Convert(nil, v[3])
 	if err != nil {
 		return nil, err
@@ -374,27 +353,17 @@ func insertString(_ *sql.Context, v []any) (any, error) {
 }
 
 // makeDate is MAKEDATE(year, dayofyear): NULL for a day of year below 1
-// or a date past 9999; a year below 100 is read as MySQL reads two-digit
-// years (70-99 in the 1900s, 0-69 in the 2000s).
+// or a date past 9999; a year below 100 is a two-digit year (fullYear).
 func makeDate(_ *sql.Context, v []any) (any, error) {
-	y, err := int64Of(v[0])
+	n, err := ints(v...)
 	if err != nil {
 		return nil, err
 	}
-	doy, err := int64Of(v[1])
-	if err != nil {
-		return nil, err
-	}
+	y, doy := n[0], n[1]
 	if doy < 1 || y < 0 || y > 9999 {
 		return nil, nil
 	}
-	switch {
-	case y < 70:
-		y += 2000
-	case y < 100:
-		y += 1900
-	}
-	t := time.Date(int(y), 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(min(doy, 4_000_000))-1)
+	t := time.Date(int(fullYear(y)), 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(min(doy, 4_000_000))-1)
 	if t.Year() > 9999 {
 		return nil, nil
 	}
@@ -404,14 +373,11 @@ func makeDate(_ *sql.Context, v []any) (any, error) {
 // makeTime is MAKETIME(hour, minute, second): NULL unless minute and
 // second are below 60.
 func makeTime(ctx *sql.Context, v []any) (any, error) {
-	h, err := int64Of(v[0])
+	hm, err := ints(v[0], v[1])
 	if err != nil {
 		return nil, err
 	}
-	m, err := int64Of(v[1])
-	if err != nil {
-		return nil, err
-	}
+	h, m := hm[0], hm[1]
 	s, err := float64Of(v[2])
 	if err != nil {
 		return nil, err
@@ -461,14 +427,19 @@ func periodMonths(p int64) int64 {
 	if p == 0 {
 		return 0
 	}
-	y, m := p/100, p%100
+	return fullYear(p/100)*12 + p%100 - 1
+}
+
+// fullYear reads a year below 100 as MySQL reads a two-digit year: 70-99
+// in the 1900s, 0-69 in the 2000s.
+func fullYear(y int64) int64 {
 	switch {
 	case y < 70:
-		y += 2000
+		return y + 2000
 	case y < 100:
-		y += 1900
+		return y + 1900
 	}
-	return y*12 + m - 1
+	return y
 }
 
 // nullOnNullFirst wraps an engine function that fails when its first
@@ -479,13 +450,12 @@ func nullOnNullFirst(name string, build func(...sql.Expression) (sql.Expression,
 		if err != nil {
 			return nil, err
 		}
-		return &nullFirst{Expression: e, build: build}, nil
+		return &nullFirst{Expression: e}, nil
 	}}
 }
 
 type nullFirst struct {
-	sql.Expression
-	build func(...sql.Expression) (sql.Expression, error)
+	sql.Expression // the engine's function
 }
 
 func (n *nullFirst) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -499,15 +469,33 @@ func (n *nullFirst) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 }
 
 func (n *nullFirst) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := n.Expression.WithChildren(children...)
+	return rewrapEngine(n.Expression, children, func(e sql.Expression) sql.Expression { return &nullFirst{Expression: e} })
+}
+
+// rewrapEngine gives an engine function new children and wraps it again.
+func rewrapEngine(inner sql.Expression, children []sql.Expression, wrap func(sql.Expression) sql.Expression) (sql.Expression, error) {
+	e, err := inner.WithChildren(children...)
 	if err != nil {
 		return nil, err
 	}
-	return &nullFirst{Expression: e, build: n.build}, nil
+	return wrap(e), nil
 }
 
 func (n *nullFirst) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
 	return sql.GetCoercibility(ctx, n.Expression)
+}
+
+// ints reads each value as a BIGINT.
+func ints(vals ...any) ([]int64, error) {
+	out := make([]int64, len(vals))
+	for i, v := range vals {
+		n, err := int64Of(v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
 }
 
 func int64Of(v any) (int64, error) {
@@ -528,11 +516,11 @@ func float64Of(v any) (float64, error) {
 
 // timeOf reads a DATE or DATETIME argument; ok is false for a value that
 // is not one (MySQL's NULL).
-func timeOf(ctx *sql.Context, v any) (time.Time, bool, error) {
+func timeOf(ctx *sql.Context, v any) (time.Time, bool) {
 	x, _, err := types.DatetimeMaxPrecision.Convert(ctx, v)
 	if err != nil {
-		return time.Time{}, false, nil
+		return time.Time{}, false
 	}
 	t, ok := x.(time.Time)
-	return t, ok, nil
+	return t, ok
 }

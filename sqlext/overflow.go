@@ -40,17 +40,11 @@ import (
 // link holds only operands of scale 0 or yields no decimal at all, so the
 // scale comes out the same.
 //
-// The rule joins the engine's last batch, which every statement passes
-// through: the engine plans single-table UPDATE and DELETE and INSERT of
-// literal rows with a short list of batches that leaves out the
-// analyzer's extension rules, so that UPDATE t SET x = x * 10 would
-// otherwise escape it. It holds no state, so one rule serves every
-// server in the process.
+// The rule runs for every statement (onEveryStatement), or UPDATE t SET x
+// = x * 10 would escape it.
 const rangeRule analyzer.RuleId = 9994
 
-func init() {
-	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: rangeRule, Apply: checkRange})
-}
+func init() { onEveryStatement(rangeRule, checkRange) }
 
 // erDataOutOfRange is ER_DATA_OUT_OF_RANGE.
 const erDataOutOfRange = 1690

@@ -17,14 +17,12 @@ import (
 // textRule hands such an argument of those functions to them behind
 // asText, which writes the value as its type writes it in a result.
 // Comparisons, arithmetic and ordering are the types' own and are left
-// alone. Like rangeRule, it joins the engine's last batch; it also runs
-// before the engine's own rules (analyzerFor), one of which turns e LIKE
-// 'g%' into a range over e's own type, an ENUM's indexes.
+// alone. It runs for every statement (onEveryStatement), and also before
+// the engine's own rules (analyzerFor), one of which turns e LIKE 'g%'
+// into a range over e's own type, an ENUM's indexes.
 const textRule analyzer.RuleId = 9995
 
-func init() {
-	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: textRule, Apply: textArguments})
-}
+func init() { onEveryStatement(textRule, textArguments) }
 
 // textFunctions read every argument as text.
 var textFunctions = map[string]bool{
@@ -44,11 +42,10 @@ var choiceFunctions = map[string]bool{
 
 func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		all := func(int) bool { return true }
-		wrap, dates := all, true
+		firstOnly, dates := false, true
 		switch x := e.(type) {
 		case *expression.Like:
-			wrap = func(i int) bool { return i == 0 }
+			firstOnly = true // the pattern is text already
 		case *expression.Convert:
 			if !types.IsText(x.Type()) {
 				return e, transform.SameTree, nil
@@ -68,7 +65,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		changed := false
 		for i, c := range children {
 			t := c.Type()
-			if wrap(i) && (types.IsEnum(t) || types.IsSet(t) || dates && types.IsDateType(t)) {
+			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && types.IsDateType(t)) {
 				if !changed {
 					children = append([]sql.Expression(nil), children...)
 				}
