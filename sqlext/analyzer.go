@@ -31,7 +31,7 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	// pattern into a range over the column's own type (textcontext.go).
 	b.AddPreAnalyzeRule(textRule, textArguments)
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
-	b.AddPostAnalyzeRule(returnViewDatabaseRule, returnViewDatabaseAfterPlanning)
+	b.AddPostAnalyzeRule(returnLentDatabaseRule, returnLentDatabaseAfterPlanning)
 	b.AddPostAnalyzeRule(fileAccessRule, p.refuseFileAccess)
 	p.extMu.RLock()
 	for _, r := range p.rules {

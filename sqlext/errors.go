@@ -154,11 +154,15 @@ type errorHandler struct {
 	prov *Provider
 }
 
-// finish ends every command: a database lent for binding a view goes back
-// even when planning failed before the analyzer could return it.
+// finish ends every command: a database lent for binding a statement goes
+// back even when planning failed before the analyzer could return it.
 func (h *errorHandler) finish(c *mysql.Conn) {
 	if h.prov != nil {
-		h.prov.session(c.ConnectionID).returnViewDatabase()
+		s := h.prov.session(c.ConnectionID)
+		s.returnLentDatabase()
+		if s != nil {
+			s.crossDBRename = false
+		}
 	}
 }
 

@@ -21,6 +21,10 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIter
 		if err := checkKill(ctx, n); err != nil {
 			return nil, err
 		}
+	case *plan.RenameTable:
+		if err := refuseCrossDatabaseRename(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return nil, nil
 }

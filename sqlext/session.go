@@ -14,32 +14,47 @@ import (
 type Session struct {
 	*sql.BaseSession
 	p *Provider
-	// viewDB is set while the session's current database is one lent for
-	// resolving a view (see lendViewDatabase).
-	viewDB bool
+	// lent is set while the session's current database is one lent for
+	// binding a statement (see lendDatabase); saved is the one it had.
+	lent  bool
+	saved string
+	// crossDBRename marks a parsed RENAME TABLE whose tables are in more
+	// than one database, refused when it runs (see renameParser).
+	crossDBRename bool
 }
 
-// lendViewDatabase works around the engine's view resolution, which fails
-// with "no database selected" when the session has no current database,
-// even for a fully qualified view over qualified tables: it saves the
-// current database before binding the view's definition, and saving one
-// that is not set is an error. Lending the view's own database for the
-// statement lets it bind; returnViewDatabase takes it back once the
+// lendDatabase makes db the session's current database until the
+// statement is planned. It works around two places where the engine binds
+// a statement against the current database instead of the database the
+// statement names:
+//   - view resolution fails with "no database selected" when the session
+//     has no current database, even for a fully qualified view over
+//     qualified tables (lendViewDatabase);
+//   - RENAME TABLE drops its names' qualifiers (renameParser).
+//
+// returnLentDatabase gives the session its own database back once the
 // statement is planned, and after every command in case planning failed.
-func lendViewDatabase(ctx *sql.Context, db string) {
+func lendDatabase(ctx *sql.Context, db string) {
 	s, ok := ctx.Session.(*Session)
-	if !ok || ctx.GetCurrentDatabase() != "" {
+	if !ok || s.lent {
 		return
 	}
+	s.lent, s.saved = true, ctx.GetCurrentDatabase()
 	ctx.SetCurrentDatabase(db)
-	s.viewDB = true
 }
 
-// returnViewDatabase undoes lendViewDatabase.
-func (s *Session) returnViewDatabase() {
-	if s != nil && s.viewDB {
-		s.SetCurrentDatabase("")
-		s.viewDB = false
+// lendViewDatabase lends a view's database to a session that has none.
+func lendViewDatabase(ctx *sql.Context, db string) {
+	if ctx.GetCurrentDatabase() == "" {
+		lendDatabase(ctx, db)
+	}
+}
+
+// returnLentDatabase undoes lendDatabase.
+func (s *Session) returnLentDatabase() {
+	if s != nil && s.lent {
+		s.SetCurrentDatabase(s.saved)
+		s.lent, s.saved = false, ""
 	}
 }
 

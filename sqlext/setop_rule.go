@@ -15,13 +15,13 @@ import (
 // returned more than one row". A set operation clears the mark.
 const setOpMax1RowRule analyzer.RuleId = 9990
 
-// returnViewDatabaseRule gives back a database lent to bind a view once
-// the statement is planned (see lendViewDatabase).
-const returnViewDatabaseRule analyzer.RuleId = 9991
+// returnLentDatabaseRule gives back a database lent to bind a statement
+// once the statement is planned (see lendDatabase).
+const returnLentDatabaseRule analyzer.RuleId = 9991
 
-func returnViewDatabaseAfterPlanning(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func returnLentDatabaseAfterPlanning(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if s, ok := ctx.Session.(*Session); ok {
-		s.returnViewDatabase()
+		s.returnLentDatabase()
 	}
 	return n, transform.SameTree, nil
 }
