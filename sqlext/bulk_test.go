@@ -3,6 +3,7 @@ package sqlext_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -106,6 +107,18 @@ func TestBulkInsert(t *testing.T) {
 	}
 	if c := queryStrings(t, db, "SELECT COUNT(*), SUM(v) = 49995000 FROM b.nk"); c[0][0] != "10000" || c[0][1] != "1" {
 		t.Errorf("keyless table holds %v", c)
+	}
+
+	// A table with a foreign key is refused: its parent would go unchecked.
+	mustExec(t, db, "CREATE TABLE b.child (id BIGINT PRIMARY KEY, k BIGINT, FOREIGN KEY (k) REFERENCES b.k (id))")
+	_, err = srv.Provider().BulkInsert(ctx, "b", "child", func(emit func(gms.Row) error) error {
+		return emit(gms.Row{int64(1), int64(-1)})
+	})
+	if err == nil || !strings.Contains(err.Error(), "FOREIGN KEY") {
+		t.Errorf("BulkInsert into a table with a foreign key: %v, want a refusal", err)
+	}
+	if c := flat(queryStrings(t, db, "SELECT COUNT(*) FROM b.child")); c != "0" {
+		t.Errorf("the refused insert left %s rows", c)
 	}
 }
 

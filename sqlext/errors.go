@@ -49,6 +49,7 @@ var sqlStates = map[int]string{
 	1055: "42000", 1066: "42000", 1265: "01000",
 	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001", 1410: "42000",
 	1213: "40001", 1231: "42000", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
+	1170: "42000", 1239: "42000",
 }
 
 // engineMessages maps engine errors that reach the handler as
@@ -86,6 +87,22 @@ var engineMessages = []struct {
 	{"can't be set to the value of", mysql.ERWrongValueForVar},
 	{"failed for '", 1396},                                    // ER_CANNOT_USER: CREATE/DROP/ALTER USER on a missing or existing account
 	{"You are not allowed to create a user with GRANT", 1410}, // ER_CANT_CREATE_USER_WITH_GRANT
+	{"doesn't have a default value", 1364},                    // ER_NO_DEFAULT_FOR_FIELD
+	// Foreign keys.
+	{"cannot add or update a child row", 1452},             // ER_NO_REFERENCED_ROW_2
+	{"cannot delete or update a parent row", 1451},         // ER_ROW_IS_REFERENCED_2
+	{"as it is referenced in foreign key", 3730},           // ER_FK_CANNOT_DROP_PARENT
+	{"duplicate foreign key constraint name", 1826},        // ER_FK_DUP_NAME
+	{"` was not found on the table `", 1091},               // ER_CANT_DROP_FIELD_OR_KEY
+	{"as it is used in foreign key", 1828},                 // ER_FK_COLUMN_CANNOT_DROP
+	{"is used by foreign key", 1553},                       // ER_DROP_INDEX_FK
+	{"missing index for foreign key", 1822},                // ER_FK_NO_INDEX_PARENT
+	{"the foreign key must reference an equivalent", 1239}, // ER_WRONG_FK_DEF
+	{"column type mismatch on", 3780},                      // ER_FK_INCOMPATIBLE_COLUMNS
+	{"cannot use SET NULL as column", 1830},                // ER_FK_COLUMN_NOT_NULL
+	{"TEXT/BLOB are not valid types for foreign keys", 1170},
+	{"as it is used by foreign keys", 1832},             // ER_FK_COLUMN_CANNOT_CHANGE
+	{"Foreign key cascade delete/update exceeds", 3008}, // ER_FK_DEPTH_EXCEEDED
 }
 
 // erIllegalValueForType is MySQL's ER_ILLEGAL_VALUE_FOR_TYPE.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
@@ -36,6 +37,8 @@ type Provider struct {
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.
 	schemas sync.Map // *storage.Schema -> sql.PrimaryKeySchema
+	// fkRefs caches which foreign keys reference each table.
+	fkRefs atomic.Pointer[fkReferences]
 
 	extMu      sync.RWMutex
 	functions  map[string]sql.Function

@@ -31,6 +31,8 @@ type tableMeta struct {
 	Comment   string      `json:"comment,omitempty"`
 	Collation string      `json:"collation,omitempty"`
 	Checks    []checkMeta `json:"checks,omitempty"`
+	// ForeignKeys are the keys this table declares (it is the child).
+	ForeignKeys []fkMeta `json:"foreign_keys,omitempty"`
 }
 
 type indexMeta struct {

@@ -159,6 +159,34 @@ func wantMySQLError(t *testing.T, err error, code uint16, state string) {
 	}
 }
 
+// errorCode runs q, which must fail with a MySQL error, and returns its code.
+func errorCode(t testing.TB, db *sql.DB, q string) uint16 {
+	t.Helper()
+	_, err := db.Exec(q)
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) {
+		t.Fatalf("%s: %v, want a MySQL error", q, err)
+	}
+	return me.Number
+}
+
+// refusal is a statement and the MySQL error code it must fail with.
+type refusal struct {
+	q    string
+	code uint16
+}
+
+// wantRefused runs each statement and reports those that fail with
+// another code.
+func wantRefused(t testing.TB, db *sql.DB, cases ...refusal) {
+	t.Helper()
+	for _, c := range cases {
+		if got := errorCode(t, db, c.q); got != c.code {
+			t.Errorf("%s: error %d, want %d", c.q, got, c.code)
+		}
+	}
+}
+
 func TestDDLAndDML(t *testing.T) {
 	srv, addr := startServer(t, t.TempDir())
 	defer srv.Close()
@@ -379,6 +407,7 @@ func TestBadInputGetsMySQLErrors(t *testing.T) {
 		{"SELECT nope FROM t", 1054, "42S22"},
 		{"USE nodb", 1049, "42000"},
 		{"INSERT INTO t VALUES (1, NULL, 1)", 1048, "23000"},
+		{"INSERT INTO t (id) VALUES (1)", 1364, "HY000"},
 		{"INSERT INTO t VALUES (1, 'abcdef', 1)", 1406, "22001"},
 		{"INSERT INTO t VALUES (1, 'a', 1000)", 1264, "22003"},
 		{"INSERT INTO t VALUES (1, 'a', 1e309)", 1367, "22007"},

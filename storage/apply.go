@@ -26,6 +26,7 @@ func (s *Store) Apply(index uint64, c *Command) error {
 		if len(c.Ops) != 1 {
 			return fmt.Errorf("storage: a schema change must be the only op of its command")
 		}
+		defer s.schemaGen.Add(1)
 		return s.applyDDL(&c.Ops[0])
 	}
 	u := &undo{}

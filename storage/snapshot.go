@@ -334,6 +334,7 @@ func (s *Store) Restore(r io.Reader) error {
 	s.mu.Lock()
 	old := s.mu.dbs
 	s.mu.dbs, s.mu.users, s.mu.applied = dbs, users, applied
+	s.schemaGen.Add(1)
 	s.mu.Unlock()
 	for _, db := range old {
 		for _, t := range db.tables {

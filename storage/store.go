@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Options configures a Store.
@@ -35,6 +36,9 @@ type Store struct {
 		// snapshot records where it stands.
 		applied uint64
 	}
+	// schemaGen counts schema changes (every DDL command and every
+	// restore), so a reader can cache what it derives from the schemas.
+	schemaGen atomic.Uint64
 	// alloc hands out auto-increment values and keyless row ids to open
 	// transactions before they commit; it runs ahead of the applied state.
 	alloc struct {
@@ -55,6 +59,11 @@ func New(opts Options) *Store {
 }
 
 func lower(s string) string { return strings.ToLower(s) }
+
+// SchemaGeneration changes whenever a database, table, index or table
+// metadata changes. Something derived from the schemas after reading a
+// generation is current for as long as the generation stays the same.
+func (s *Store) SchemaGeneration() uint64 { return s.schemaGen.Load() }
 
 // TableInfo describes a table at one moment. Its fields must not be changed.
 type TableInfo struct {

@@ -1,0 +1,132 @@
+package sqlext_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestForeignKeys declares, enforces, alters and drops FOREIGN KEY
+// constraints with MySQL's referential actions and error codes, and finds
+// them again after a restart.
+func TestForeignKeys(t *testing.T) {
+	dir := t.TempDir()
+	srv, db := openIn(t, dir)
+	mustExecAll(t, db,
+		"CREATE DATABASE fk",
+		"CREATE TABLE fk.parent (id INT PRIMARY KEY, code VARCHAR(8) UNIQUE)",
+		"CREATE TABLE fk.child (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES fk.parent (id))",
+		"CREATE TABLE fk.cascade (id INT PRIMARY KEY, p INT, CONSTRAINT follow FOREIGN KEY (p) REFERENCES fk.parent (id) ON DELETE CASCADE ON UPDATE CASCADE)",
+		"CREATE TABLE fk.nulling (id INT PRIMARY KEY, code VARCHAR(8), FOREIGN KEY (code) REFERENCES fk.parent (code) ON DELETE SET NULL)",
+		"INSERT INTO fk.parent VALUES (1, 'a'), (2, 'b'), (3, 'c')",
+		"INSERT INTO fk.child VALUES (10, 1), (11, NULL)",
+		"INSERT INTO fk.cascade VALUES (20, 2), (21, 2), (22, 1)",
+		"INSERT INTO fk.nulling VALUES (30, 'c')")
+	code := func(q string) uint16 { return errorCode(t, db, q) }
+	wantRefused(t, db,
+		refusal{"INSERT INTO fk.child VALUES (12, 9)", 1452},
+		refusal{"INSERT INTO fk.child VALUES (12, 1), (13, 9)", 1452}, // nothing of it stays
+		refusal{"UPDATE fk.child SET p = 9 WHERE id = 10", 1452},
+		refusal{"DELETE FROM fk.parent WHERE id = 1", 1451}, // child 10 refers to it (RESTRICT)
+		refusal{"UPDATE fk.parent SET id = 100 WHERE id = 1", 1451},
+		refusal{"DROP TABLE fk.parent", 3730},
+		refusal{"ALTER TABLE fk.child ADD CONSTRAINT follow FOREIGN KEY (p) REFERENCES fk.parent (id)", 1826}, // names are unique in a database
+		refusal{"ALTER TABLE fk.child DROP FOREIGN KEY nope", 1091},
+	)
+	if got := flat(queryStrings(t, db, "SELECT id, COALESCE(p, 0) FROM fk.child ORDER BY id")); got != "10,1;11,0" {
+		t.Errorf("refused writes left children %s", got)
+	}
+
+	// Referential actions.
+	mustExecAll(t, db,
+		"DELETE FROM fk.parent WHERE id = 3", // SET NULL in nulling
+		"UPDATE fk.parent SET id = 200 WHERE id = 2")
+	if got := flat(queryStrings(t, db, "SELECT id, p FROM fk.cascade ORDER BY id")); got != "20,200;21,200;22,1" {
+		t.Errorf("ON UPDATE CASCADE: %s", got)
+	}
+	if got := flat(queryStrings(t, db, "SELECT id, COALESCE(code, 'null') FROM fk.nulling")); got != "30,null" {
+		t.Errorf("ON DELETE SET NULL: %s", got)
+	}
+	mustExecAll(t, db, "DELETE FROM fk.parent WHERE id = 200")
+	if got := flat(queryStrings(t, db, "SELECT id FROM fk.cascade ORDER BY id")); got != "22" {
+		t.Errorf("ON DELETE CASCADE left %s", got)
+	}
+
+	// A cascade belongs to its transaction.
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("DELETE FROM fk.child WHERE id = 10"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("DELETE FROM fk.parent WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if got := flat(queryStrings(t, db, "SELECT (SELECT COUNT(*) FROM fk.parent), (SELECT COUNT(*) FROM fk.cascade), (SELECT COUNT(*) FROM fk.child)")); got != "1,1,2" {
+		t.Errorf("after rollback: parent, cascade, child rows %s, want 1 1 2", got)
+	}
+
+	// A cascade acts on the matching rows only, among them rows the
+	// transaction wrote itself.
+	tx, err = db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"INSERT INTO fk.parent VALUES (4, 'd')", "INSERT INTO fk.cascade VALUES (24, 4), (25, 1)", "DELETE FROM fk.parent WHERE id = 4"} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := flat(queryStrings(t, db, "SELECT id, p FROM fk.cascade ORDER BY id")); got != "22,1;25,1" {
+		t.Errorf("a cascade in a transaction left %s, want 22,1;25,1", got)
+	}
+	mustExecAll(t, db, "DELETE FROM fk.cascade WHERE id = 25")
+
+	// Adding a key checks the rows there, and checks can be switched off.
+	mustExecAll(t, db,
+		"CREATE TABLE fk.later (id INT PRIMARY KEY, p INT)",
+		"INSERT INTO fk.later VALUES (1, 1), (2, 7)")
+	if got := code("ALTER TABLE fk.later ADD CONSTRAINT later_p FOREIGN KEY (p) REFERENCES fk.parent (id)"); got != 1452 {
+		t.Errorf("adding a key over an orphan: error %d, want 1452", got)
+	}
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"SET foreign_key_checks = 0", "ALTER TABLE fk.later ADD CONSTRAINT later_p FOREIGN KEY (p) REFERENCES fk.parent (id)",
+		"INSERT INTO fk.later VALUES (3, 8)", "SET foreign_key_checks = 1"} {
+		if _, err := conn.ExecContext(t.Context(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	conn.Close()
+	mustExecAll(t, db, "ALTER TABLE fk.later DROP FOREIGN KEY later_p", "INSERT INTO fk.later VALUES (4, 9)")
+
+	// The parent may be renamed; its children follow.
+	mustExecAll(t, db, "RENAME TABLE fk.parent TO fk.parents")
+	if got := code("INSERT INTO fk.child VALUES (14, 5)"); got != 1452 {
+		t.Errorf("after RENAME: error %d, want 1452", got)
+	}
+	srv.Close()
+
+	srv, db = openIn(t, dir)
+	defer srv.Close()
+	if got := code("INSERT INTO fk.child VALUES (14, 5)"); got != 1452 {
+		t.Errorf("after restart: error %d, want 1452", got)
+	}
+	mustExecAll(t, db, "INSERT INTO fk.child VALUES (14, 1)")
+	create := queryStrings(t, db, "SHOW CREATE TABLE fk.cascade")[0][1]
+	if !strings.Contains(create, "CONSTRAINT `follow` FOREIGN KEY (`p`) REFERENCES `parents` (`id`) ON DELETE CASCADE ON UPDATE CASCADE") {
+		t.Errorf("SHOW CREATE TABLE: %s", create)
+	}
+	refs := flat(queryStrings(t, db, "SELECT constraint_name, table_name, referenced_table_name FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE constraint_schema = 'fk' ORDER BY 1"))
+	if refs != "child_ibfk_1,child,parents;follow,cascade,parents;nulling_ibfk_1,nulling,parents" {
+		t.Errorf("information_schema.REFERENTIAL_CONSTRAINTS: %s", refs)
+	}
+}
