@@ -53,6 +53,30 @@ func TestPyMySQLClient(t *testing.T) {
 	}
 }
 
+// mariadbJDBC is where Debian's libmariadb-java installs MariaDB
+// Connector/J.
+const mariadbJDBC = "/usr/share/java/mariadb-java-client.jar"
+
+// TestJDBCClient runs a session through JDBC (MariaDB Connector/J), as Java
+// programs and BI tools connect: catalog metadata, prepared statements on
+// the server and in the driver, batches, transactions, error codes, a
+// procedure call and a streamed result.
+func TestJDBCClient(t *testing.T) {
+	java := requireTool(t, "java", "-version")
+	if _, err := os.Stat(mariadbJDBC); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("MariaDB Connector/J is required (install it with `make deps`): %v", err)
+		}
+		t.Skipf("MariaDB Connector/J not available: %v", err)
+	}
+	p := startBinary(t, t.TempDir())
+	host, port, _ := strings.Cut(p.addr, ":")
+	out, err := exec.Command(java, "-cp", mariadbJDBC, filepath.Join(clientScripts, "SessionJdbc.java"), host, port).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("JDBC session: %v\n%s", err, out)
+	}
+}
+
 // pythonWithPyMySQL prefers the system interpreter, where the Debian
 // python3-pymysql package installs.
 func pythonWithPyMySQL() string {
