@@ -18,9 +18,10 @@ import (
 // mysqlFunctions are MySQL functions the engine lacks (TRUNCATE, OCT,
 // INSERT, MAKEDATE, MAKETIME, SEC_TO_TIME, PERIOD_ADD, PERIOD_DIFF,
 // TO_SECONDS, UTC_DATE, UTC_TIME), two of its own that failed on a NULL
-// argument instead of returning NULL (WEEK, STR_TO_DATE), and its
-// standard deviations and variances, typed wrong (statistic). Each
-// answers as MySQL does; TestMySQLFunctions holds them to MariaDB's
+// argument instead of returning NULL (WEEK, STR_TO_DATE), its standard
+// deviations and variances, typed wrong (statistic), and its functions
+// of a DOUBLE that answered NULL for a result out of range (finite).
+// Each answers as MySQL does; TestMySQLFunctions holds them to MariaDB's
 // answers.
 var mysqlFunctions = []sql.Function{
 	scalar("truncate", 2, 2, truncateType, truncateNumber),
@@ -62,6 +63,11 @@ var mysqlFunctions = []sql.Function{
 		t := ctx.QueryTime().UTC()
 		return timeValue(ctx, fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second()))
 	}),
+	finite("pow", 2, math.Pow),
+	finite("power", 2, math.Pow),
+	finite("exp", 1, func(x, _ float64) float64 { return math.Exp(x) }),
+	finite("degrees", 1, func(x, _ float64) float64 { return x * (180 / math.Pi) }),
+	finite("cot", 1, func(x, _ float64) float64 { return 1 / math.Tan(x) }),
 	statistic("std", aggregation.NewStdDevPop),
 	statistic("stddev", aggregation.NewStdDevPop),
 	statistic("stddev_pop", aggregation.NewStdDevPop),
@@ -160,6 +166,32 @@ func statistic[A sql.Expression](name string, build func(sql.Expression) A) sql.
 	}}
 }
 
+// finite is a DOUBLE function of one or two DOUBLE arguments that
+// refuses a result out of DOUBLE's range (infinite or NaN) with error
+// 1690, as MySQL does: POW(10, 400) and EXP(1000) fail with "DOUBLE value
+// is out of range in 'pow(10,400)'", where the engine's answered NULL.
+// A function of one argument ignores the second.
+func finite(name string, arity int, f func(x, y float64) float64) sql.Function {
+	fn := scalar(name, arity, arity, fixedType(types.Float64), func(_ *sql.Context, v []any) (any, error) {
+		var xy [2]float64
+		for i, a := range v {
+			x, err := float64Of(a)
+			if err != nil {
+				return nil, err
+			}
+			xy[i] = x
+		}
+		return f(xy[0], xy[1]), nil
+	})
+	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		e, err := fn.Fn(args...)
+		if err != nil {
+			return nil, err
+		}
+		return &floatChecked{Expression: e, typ: types.Float64}, nil
+	}}
+}
+
 // yearZero is 0000-01-01 in Unix seconds. MySQL's day numbers (TO_DAYS,
 // TO_SECONDS) count that day as day 1 but give year 0 no February 29,
 // which Go's calendar has: from year 1 on, a date's MySQL day number is
@@ -181,7 +213,7 @@ var (
 	_ sql.CollationCoercible = (*scalarFunc)(nil)
 )
 
-func scalar(name string, minArgs, maxArgs int, typeOf func([]sql.Expression) sql.Type, eval func(*sql.Context, []any) (any, error)) sql.Function {
+func scalar(name string, minArgs, maxArgs int, typeOf func([]sql.Expression) sql.Type, eval func(*sql.Context, []any) (any, error)) sql.FunctionN {
 	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) < minArgs || len(args) > maxArgs {
 			return nil, sql.ErrInvalidArgumentNumber.New(strings.ToUpper(name), maxArgs, len(args))
