@@ -30,10 +30,8 @@ func temporalNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 		default:
 			return e, transform.SameTree, nil
 		}
-		for _, c := range e.Children() {
-			if _, ok := c.(*expression.Interval); ok {
-				return e, transform.SameTree, nil
-			}
+		if dateArithmetic(e) {
+			return e, transform.SameTree, nil
 		}
 		return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression {
 			if num, ok := newTemporalNumber(c); ok {
@@ -42,6 +40,17 @@ func temporalNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 			return nil
 		})
 	})
+}
+
+// dateArithmetic reports whether an operation has an INTERVAL operand:
+// it adds to or subtracts from a date.
+func dateArithmetic(e sql.Expression) bool {
+	for _, c := range e.Children() {
+		if _, ok := c.(*expression.Interval); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // temporalNumber is a DATE, DATETIME, TIMESTAMP or TIME read as the
