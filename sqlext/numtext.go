@@ -31,17 +31,6 @@ import (
 // engine folds constants and chooses index lookups.
 const numericTextRule analyzer.RuleId = 9996
 
-func init() { beforeEveryStatement(numericTextRule, numericTexts) }
-
-// beforeEveryStatement adds a rule to the batch the engine runs first for
-// every statement, the short batches of single-table UPDATE and DELETE
-// and of INSERT of literal rows included (see onEveryStatement). Like
-// that one, the batch is the engine's, shared by every server in the
-// process: such a rule holds no state.
-func beforeEveryStatement(id analyzer.RuleId, apply analyzer.RuleFunc) {
-	analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: id, Apply: apply})
-}
-
 func numericTexts(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	r := textReader{ctx: ctx, strict: changesData(n) && strictMode(ctx)}
 	out, same, err := r.read(n)

@@ -45,8 +45,6 @@ import (
 // = x * 10 would escape it.
 const rangeRule analyzer.RuleId = 9994
 
-func init() { onEveryStatement(rangeRule, checkRange) }
-
 // erDataOutOfRange is ER_DATA_OUT_OF_RANGE.
 const erDataOutOfRange = 1690
 

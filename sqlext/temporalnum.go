@@ -21,8 +21,6 @@ import (
 // operation date arithmetic, which is left alone.
 const temporalNumberRule analyzer.RuleId = 9997
 
-func init() { beforeEveryStatement(temporalNumberRule, temporalNumbers) }
-
 func temporalNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		switch e.(type) {

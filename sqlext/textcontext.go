@@ -22,8 +22,6 @@ import (
 // into a range over e's own type, an ENUM's indexes.
 const textRule analyzer.RuleId = 9995
 
-func init() { onEveryStatement(textRule, textArguments) }
-
 // textFunctions read every argument as text.
 var textFunctions = map[string]bool{
 	"concat": true, "concat_ws": true, "upper": true, "ucase": true, "lower": true, "lcase": true,
