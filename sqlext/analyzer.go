@@ -13,6 +13,27 @@ type AnalyzerRule struct {
 	Apply analyzer.RuleFunc
 }
 
+// The rules every statement passes through, in the order they run:
+// before the engine's own, the reading of text and of dates and times as
+// numbers; after them, textRule, then exactSumRule, which retypes SUM and
+// AVG, before rangeRule fixes the types of the arithmetic over them.
+func init() {
+	beforeEveryStatement(numericTextRule, numericTexts)
+	beforeEveryStatement(temporalNumberRule, temporalNumbers)
+	onEveryStatement(textRule, textArguments)
+	onEveryStatement(exactSumRule, exactSums)
+	onEveryStatement(rangeRule, checkRange)
+}
+
+// beforeEveryStatement adds a rule to the batch the engine runs first for
+// every statement, the short batches of single-table UPDATE and DELETE
+// and of INSERT of literal rows included (see onEveryStatement). Like
+// that one, the batch is the engine's, shared by every server in the
+// process: such a rule holds no state.
+func beforeEveryStatement(id analyzer.RuleId, apply analyzer.RuleFunc) {
+	analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: id, Apply: apply})
+}
+
 // onEveryStatement adds a rule to the engine's last batch, which every
 // statement passes through. The engine plans single-table UPDATE and
 // DELETE and INSERT of literal rows with a short list of batches that

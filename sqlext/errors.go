@@ -108,6 +108,10 @@ var engineMessages = []struct {
 // erIllegalValueForType is MySQL's ER_ILLEGAL_VALUE_FOR_TYPE.
 const erIllegalValueForType = 1367
 
+// erTruncatedWrongValue is MySQL's ER_TRUNCATED_WRONG_VALUE, a warning
+// for a value read as far as it made sense ("Incorrect time value").
+const erTruncatedWrongValue = 1292
+
 // overflowingLiteral finds a numeric literal too large for a DOUBLE in
 // the engine's message for it, Go's own parse error, so that the client
 // gets MySQL's error 1367 naming the literal.

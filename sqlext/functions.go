@@ -16,12 +16,14 @@ import (
 )
 
 // mysqlFunctions are MySQL functions the engine lacks (TRUNCATE, OCT,
-// INSERT, MAKEDATE, MAKETIME, SEC_TO_TIME, PERIOD_ADD, PERIOD_DIFF,
-// TO_SECONDS, UTC_DATE, UTC_TIME), two of its own that failed on a NULL
-// argument instead of returning NULL (WEEK, STR_TO_DATE), and its
-// standard deviations and variances, typed wrong (statistic). Each
-// answers as MySQL does; TestMySQLFunctions holds them to MariaDB's
-// answers.
+// INSERT, MAKE_SET, EXPORT_SET, MAKEDATE, MAKETIME, SEC_TO_TIME,
+// PERIOD_ADD, PERIOD_DIFF, TO_SECONDS, UTC_DATE, UTC_TIME), two of its
+// own that failed on a NULL argument instead of returning NULL (WEEK,
+// STR_TO_DATE), its standard deviations and variances, typed wrong
+// (statistic), its functions of a DOUBLE that answered NULL for a result
+// out of range (finite), and its functions of a time of day, which read
+// a TIME wrong (onDuration). Each answers as MySQL does;
+// TestMySQLFunctions holds them to MariaDB's answers.
 var mysqlFunctions = []sql.Function{
 	scalar("truncate", 2, 2, truncateType, truncateNumber),
 	scalar("oct", 1, 1, fixedType(types.LongText), func(_ *sql.Context, v []any) (any, error) {
@@ -29,6 +31,8 @@ var mysqlFunctions = []sql.Function{
 		return strconv.FormatUint(uint64(n), 8), err
 	}),
 	scalar("insert", 4, 4, fixedType(types.LongText), insertString),
+	scalarOfNulls("make_set", 2, math.MaxInt, fixedType(types.LongText), makeSet),
+	scalar("export_set", 3, 5, fixedType(types.LongText), exportSet),
 	scalar("makedate", 2, 2, fixedType(types.Date), makeDate),
 	scalar("maketime", 3, 3, fixedType(types.Time), makeTime),
 	scalar("sec_to_time", 1, 1, fixedType(types.Time), secToTime),
@@ -62,6 +66,11 @@ var mysqlFunctions = []sql.Function{
 		t := ctx.QueryTime().UTC()
 		return timeValue(ctx, fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second()))
 	}),
+	finite("pow", 2, math.Pow),
+	finite("power", 2, math.Pow),
+	finite("exp", 1, func(x, _ float64) float64 { return math.Exp(x) }),
+	finite("degrees", 1, func(x, _ float64) float64 { return x * (180 / math.Pi) }),
+	finite("cot", 1, func(x, _ float64) float64 { return 1 / math.Tan(x) }),
 	statistic("std", aggregation.NewStdDevPop),
 	statistic("stddev", aggregation.NewStdDevPop),
 	statistic("stddev_pop", aggregation.NewStdDevPop),
@@ -73,6 +82,7 @@ var mysqlFunctions = []sql.Function{
 	onDuration("hour", function.NewHour, func(us int64) int64 { return abs64(us) / 3_600_000_000 }),
 	onDuration("minute", function.NewMinute, func(us int64) int64 { return abs64(us) / 60_000_000 % 60 }),
 	onDuration("second", function.NewSecond, func(us int64) int64 { return abs64(us) / 1_000_000 % 60 }),
+	onDuration("microsecond", function.NewMicrosecond, func(us int64) int64 { return abs64(us) % 1_000_000 }),
 	nullOnNullFirst("week", function.NewWeek),
 	nullOnNullFirst("str_to_date", func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) != 2 {
@@ -85,9 +95,11 @@ var mysqlFunctions = []sql.Function{
 // onDuration is one of the engine's functions of a time of day, taken
 // over for a TIME value, which is a duration: the engine read TIME
 // '-00:00:05' as 23:59:55 and '838:59:59' as 22:59:59, so TIME_TO_SEC and
-// HOUR were wrong for any duration that is negative or a day or longer.
-// A DATE, DATETIME or TIMESTAMP argument, or a string that names a date,
-// goes to the engine's function.
+// HOUR were wrong for any duration that is negative or a day or longer,
+// and its MICROSECOND refused any time that is not a date and time
+// ('12:00:00.123456'). A DATE, DATETIME or TIMESTAMP argument, or a string
+// that names a date, goes to the engine's function; a string that is
+// neither a time nor a date is NULL with a warning, as in MySQL.
 func onDuration(name string, build func(sql.Expression) sql.Expression, of func(us int64) int64) sql.Function {
 	return sql.Function1{Name: name, Fn: func(e sql.Expression) sql.Expression {
 		return &durationFunc{Expression: build(e), of: of}
@@ -118,6 +130,10 @@ func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	ts, err := types.Time.ConvertToTimespan(v)
 	if err != nil {
+		if _, isDate := timeOf(ctx, v); !isDate {
+			ctx.Warn(erTruncatedWrongValue, "Incorrect time value: '%v'", v)
+			return nil, nil
+		}
 		return d.engine(ctx, row)
 	}
 	return d.of(ts.AsMicroseconds()), nil
@@ -160,20 +176,47 @@ func statistic[A sql.Expression](name string, build func(sql.Expression) A) sql.
 	}}
 }
 
+// finite is a DOUBLE function of one or two DOUBLE arguments that
+// refuses a result out of DOUBLE's range (infinite or NaN) with error
+// 1690, as MySQL does: POW(10, 400) and EXP(1000) fail with "DOUBLE value
+// is out of range in 'pow(10,400)'", where the engine's answered NULL.
+// A function of one argument ignores the second.
+func finite(name string, arity int, f func(x, y float64) float64) sql.Function {
+	fn := scalar(name, arity, arity, fixedType(types.Float64), func(_ *sql.Context, v []any) (any, error) {
+		var xy [2]float64
+		for i, a := range v {
+			x, err := float64Of(a)
+			if err != nil {
+				return nil, err
+			}
+			xy[i] = x
+		}
+		return f(xy[0], xy[1]), nil
+	})
+	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		e, err := fn.Fn(args...)
+		if err != nil {
+			return nil, err
+		}
+		return &floatChecked{Expression: e, typ: types.Float64}, nil
+	}}
+}
+
 // yearZero is 0000-01-01 in Unix seconds. MySQL's day numbers (TO_DAYS,
 // TO_SECONDS) count that day as day 1 but give year 0 no February 29,
 // which Go's calendar has: from year 1 on, a date's MySQL day number is
 // its count of days since yearZero in Go's calendar.
 var yearZero = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
 
-// scalarFunc is a function of fixed arity that is NULL when any argument
-// is NULL.
+// scalarFunc is a function that is NULL when any argument is NULL, or
+// one that reads NULL arguments itself (ofNulls).
 type scalarFunc struct {
-	name   string
-	args   []sql.Expression
-	typ    sql.Type
-	typeOf func(args []sql.Expression) sql.Type
-	eval   func(ctx *sql.Context, v []any) (any, error)
+	name    string
+	args    []sql.Expression
+	typ     sql.Type
+	typeOf  func(args []sql.Expression) sql.Type
+	eval    func(ctx *sql.Context, v []any) (any, error)
+	ofNulls bool
 }
 
 var (
@@ -181,13 +224,31 @@ var (
 	_ sql.CollationCoercible = (*scalarFunc)(nil)
 )
 
-func scalar(name string, minArgs, maxArgs int, typeOf func([]sql.Expression) sql.Type, eval func(*sql.Context, []any) (any, error)) sql.Function {
+func scalar(name string, minArgs, maxArgs int, typeOf func([]sql.Expression) sql.Type, eval func(*sql.Context, []any) (any, error)) sql.FunctionN {
 	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
-		if len(args) < minArgs || len(args) > maxArgs {
+		if len(args) < minArgs {
+			return nil, sql.ErrInvalidArgumentNumber.New(strings.ToUpper(name), minArgs, len(args))
+		}
+		if len(args) > maxArgs {
 			return nil, sql.ErrInvalidArgumentNumber.New(strings.ToUpper(name), maxArgs, len(args))
 		}
 		return &scalarFunc{name: name, args: args, typ: typeOf(args), typeOf: typeOf, eval: eval}, nil
 	}}
+}
+
+// scalarOfNulls is scalar for a function that is not NULL merely because
+// an argument is: its eval sees a NULL argument as nil.
+func scalarOfNulls(name string, minArgs, maxArgs int, typeOf func([]sql.Expression) sql.Type, eval func(*sql.Context, []any) (any, error)) sql.FunctionN {
+	fn := scalar(name, minArgs, maxArgs, typeOf, eval)
+	build := fn.Fn
+	fn.Fn = func(args ...sql.Expression) (sql.Expression, error) {
+		e, err := build(args...)
+		if f, ok := e.(*scalarFunc); ok {
+			f.ofNulls = true
+		}
+		return e, err
+	}
+	return fn
 }
 
 func fixedType(t sql.Type) func([]sql.Expression) sql.Type {
@@ -238,7 +299,7 @@ func (f *scalarFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	v := make([]any, len(f.args))
 	for i, a := range f.args {
 		x, err := a.Eval(ctx, row)
-		if err != nil || x == nil {
+		if err != nil || x == nil && !f.ofNulls {
 			return nil, err
 		}
 		v[i] = x
@@ -328,7 +389,7 @@ func truncateNumber(_ *sql.Context, v []any) (any, error) {
 // unchanged when pos is outside it, the rest of it replaced when len
 // runs past its end.
 func insertString(_ *sql.Context, v []any) (any, error) {
-	s, _, err := types.LongText.Convert(nil, v[0])
+	s, err := textOf(v[0])
 	if err != nil {
 		return nil, err
 	}
@@ -337,11 +398,11 @@ func insertString(_ *sql.Context, v []any) (any, error) {
 		return nil, err
 	}
 	pos, n := pn[0], pn[1]
-	repl, _, err := types.LongText.Convert(nil, v[3])
+	repl, err := textOf(v[3])
 	if err != nil {
 		return nil, err
 	}
-	r := []rune(s.(string))
+	r := []rune(s)
 	if pos < 1 || pos > int64(len(r)) {
 		return string(r), nil
 	}
@@ -349,7 +410,90 @@ func insertString(_ *sql.Context, v []any) (any, error) {
 	if n >= 0 && pos-1+n < end {
 		end = pos - 1 + n
 	}
-	return string(r[:pos-1]) + repl.(string) + string(r[end:]), nil
+	return string(r[:pos-1]) + repl + string(r[end:]), nil
+}
+
+// makeSet is MAKE_SET(bits, str1, str2, ...): the strings whose bits are
+// set in bits, in order, joined by commas, leaving out NULL strings; NULL
+// when bits is.
+func makeSet(_ *sql.Context, v []any) (any, error) {
+	if v[0] == nil {
+		return nil, nil
+	}
+	set, err := bitsOf(v[0])
+	if err != nil {
+		return nil, err
+	}
+	var picked []string
+	for i, x := range v[1:] {
+		if i >= 64 {
+			break
+		}
+		if x == nil || set&(1<<i) == 0 {
+			continue
+		}
+		s, err := textOf(x)
+		if err != nil {
+			return nil, err
+		}
+		picked = append(picked, s)
+	}
+	return strings.Join(picked, ","), nil
+}
+
+// exportSet is EXPORT_SET(bits, on, off[, separator[, number_of_bits]]):
+// on or off for each of the low number_of_bits bits of bits, lowest
+// first, joined by separator (a comma unless given). Number_of_bits is 64
+// unless given, and a negative one or one past 64 is 64.
+func exportSet(_ *sql.Context, v []any) (any, error) {
+	set, err := bitsOf(v[0])
+	if err != nil {
+		return nil, err
+	}
+	text := make([]string, len(v)-1)
+	for i, x := range v[1:] {
+		if text[i], err = textOf(x); err != nil {
+			return nil, err
+		}
+	}
+	sep, n := ",", int64(64)
+	if len(text) > 2 {
+		sep = text[2]
+	}
+	if len(v) > 4 {
+		if n, err = int64Of(v[4]); err != nil {
+			return nil, err
+		}
+		if n < 0 || n > 64 {
+			n = 64
+		}
+	}
+	words := make([]string, n)
+	for i := range words {
+		words[i] = text[1]
+		if set&(1<<i) != 0 {
+			words[i] = text[0]
+		}
+	}
+	return strings.Join(words, sep), nil
+}
+
+// bitsOf reads a value as a 64-bit set: a BIGINT UNSIGNED as it is,
+// anything else as a BIGINT in two's complement (-1 has every bit set).
+func bitsOf(v any) (uint64, error) {
+	if u, ok := v.(uint64); ok {
+		return u, nil
+	}
+	n, err := int64Of(v)
+	return uint64(n), err
+}
+
+func textOf(v any) (string, error) {
+	s, _, err := types.LongText.Convert(nil, v)
+	if err != nil {
+		return "", err
+	}
+	return s.(string), nil
 }
 
 // makeDate is MAKEDATE(year, dayofyear): NULL for a day of year below 1

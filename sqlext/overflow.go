@@ -3,6 +3,7 @@ package sqlext
 import (
 	"math"
 	"math/bits"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -43,8 +44,6 @@ import (
 // The rule runs for every statement (onEveryStatement), or UPDATE t SET x
 // = x * 10 would escape it.
 const rangeRule analyzer.RuleId = 9994
-
-func init() { onEveryStatement(rangeRule, checkRange) }
 
 // erDataOutOfRange is ER_DATA_OUT_OF_RANGE.
 const erDataOutOfRange = 1690
@@ -113,9 +112,23 @@ func (f *floatChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return v, nil
 	}
 	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil, mysql.NewSQLError(erDataOutOfRange, "22003", "DOUBLE value is out of range in '%s'", f.Expression.String())
+		return nil, mysql.NewSQLError(erDataOutOfRange, "22003", "DOUBLE value is out of range in '%s'", mysqlText(f.Expression))
 	}
 	return v, nil
+}
+
+// mysqlText is an expression as MySQL writes it in an error message: the
+// engine's text, except that a function is written pow(10,400).
+func mysqlText(e sql.Expression) string {
+	f, ok := e.(*scalarFunc)
+	if !ok {
+		return e.String()
+	}
+	args := make([]string, len(f.args))
+	for i, a := range f.args {
+		args[i] = mysqlText(a)
+	}
+	return f.name + "(" + strings.Join(args, ",") + ")"
 }
 
 func (f *floatChecked) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {

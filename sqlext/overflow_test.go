@@ -1,9 +1,13 @@
 package sqlext_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestFloatOverflowIsOutOfRange: a DOUBLE result out of range is error 1690
-// wherever the operation sits (select list, VALUES, SET, inside a chain),
+// wherever the operation sits (select list, VALUES, SET, inside a chain)
+// and whether an operator or a function (POW, EXP) computes it,
 // a statement that meets one changes nothing, and finite results are
 // untouched.
 func TestFloatOverflowIsOutOfRange(t *testing.T) {
@@ -23,20 +27,35 @@ func TestFloatOverflowIsOutOfRange(t *testing.T) {
 		"SELECT id, x * 10 FROM t ORDER BY id",
 		"INSERT INTO t VALUES (3, 1e308 * 10)",
 		"UPDATE t SET x = x * 10",
+		"SELECT POW(10, 400)",
+		"SELECT POWER(-10, 401)",
+		"SELECT POW(0, -1)",
+		"SELECT EXP(1000)",
+		"SELECT DEGREES(1e308)",
+		"SELECT COT(0)",
+		"SELECT id, POW(x, 2) FROM t ORDER BY id",
+		"INSERT INTO t VALUES (3, EXP(1000))",
 	} {
 		_, err := db.Exec(q)
 		t.Run(q, func(t *testing.T) { wantMySQLError(t, err, 1690, "22003") })
 	}
 	wantAnswers(t, db, "answers", map[string]string{
-		"SELECT 1e300 * 1e5 / 1e15":               "1e+290",
-		"SELECT 7e0 / 2, 1e0 / 0":                 "3.5,NULL",
-		"SELECT x * 10 FROM t WHERE id = 2":       "15",
-		"SELECT 1 + 2 * 3 - 4":                    "3",
-		"SELECT x + 0 FROM t WHERE id = 1":        "1e+308",
-		"SELECT COUNT(*), SUM(x < 2) FROM t":      "2,1",
-		"SELECT -1.7e308 - 1e306 FROM t LIMIT 1":  "-1.7099999999999999e+308",
-		"SELECT 2e0 * 3 + 1 - 0.5 FROM t LIMIT 1": "6.5",
+		"SELECT 1e300 * 1e5 / 1e15":                                             "1e+290",
+		"SELECT 7e0 / 2, 1e0 / 0":                                               "3.5,NULL",
+		"SELECT x * 10 FROM t WHERE id = 2":                                     "15",
+		"SELECT 1 + 2 * 3 - 4":                                                  "3",
+		"SELECT x + 0 FROM t WHERE id = 1":                                      "1e+308",
+		"SELECT COUNT(*), SUM(x < 2) FROM t":                                    "2,1",
+		"SELECT -1.7e308 - 1e306 FROM t LIMIT 1":                                "-1.7099999999999999e+308",
+		"SELECT 2e0 * 3 + 1 - 0.5 FROM t LIMIT 1":                               "6.5",
+		"SELECT POW(2, 10), POW(10, -400), EXP(-1000), POW(NULL, 1), EXP(NULL)": "1024,0,0,NULL,NULL",
+		"SELECT POWER(x, 2), EXP(0), DEGREES(PI()) FROM t WHERE id = 2":         "2.25,1,180",
 	})
+	// MySQL names the function in the message as it names it: 'pow(10,400)'.
+	_, err := db.Exec("SELECT POW(10, 400)")
+	if err == nil || !strings.Contains(err.Error(), "DOUBLE value is out of range in 'pow(10,400)'") {
+		t.Errorf("POW(10, 400): %v", err)
+	}
 }
 
 // TestIntegerArithmeticIsExact: +, - and * of integers give MySQL's exact

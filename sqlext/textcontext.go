@@ -22,8 +22,6 @@ import (
 // into a range over e's own type, an ENUM's indexes.
 const textRule analyzer.RuleId = 9995
 
-func init() { onEveryStatement(textRule, textArguments) }
-
 // textFunctions read every argument as text.
 var textFunctions = map[string]bool{
 	"concat": true, "concat_ws": true, "upper": true, "ucase": true, "lower": true, "lcase": true,
@@ -61,27 +59,41 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		default:
 			return e, transform.SameTree, nil
 		}
-		children := e.Children()
-		changed := false
-		for i, c := range children {
+		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			t := c.Type()
 			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && types.IsDateType(t)) {
-				if !changed {
-					children = append([]sql.Expression(nil), children...)
-				}
-				children[i] = &asText{Expression: c}
-				changed = true
+				return &asText{Expression: c}
 			}
+			return nil
+		})
+	})
+}
+
+// replaceChildren gives e the children that replace returns for each of
+// its children, keeping each child for which it returns nil; e itself
+// when it keeps them all.
+func replaceChildren(e sql.Expression, replace func(i int, c sql.Expression) sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	children := e.Children()
+	changed := false
+	for i, c := range children {
+		r := replace(i, c)
+		if r == nil {
+			continue
 		}
 		if !changed {
-			return e, transform.SameTree, nil
+			children = append([]sql.Expression(nil), children...)
+			changed = true
 		}
-		out, err := e.WithChildren(children...)
-		if err != nil {
-			return nil, transform.SameTree, err
-		}
-		return out, transform.NewTree, nil
-	})
+		children[i] = r
+	}
+	if !changed {
+		return e, transform.SameTree, nil
+	}
+	out, err := e.WithChildren(children...)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	return out, transform.NewTree, nil
 }
 
 // asText is a value written as its type writes it in a result.
