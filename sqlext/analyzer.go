@@ -15,14 +15,18 @@ type AnalyzerRule struct {
 
 // The rules every statement passes through, in the order they run:
 // before the engine's own, the reading of text and of dates and times as
-// numbers; after them, textRule, then exactSumRule, which retypes SUM and
-// AVG, before rangeRule fixes the types of the arithmetic over them.
+// numbers, and the lending of a written table's database to its triggers;
+// after them, textRule, then exactSumRule, which retypes SUM and AVG,
+// before rangeRule fixes the types of the arithmetic over them, and last
+// the session's own database given back.
 func init() {
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
+	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(exactSumRule, exactSums)
 	onEveryStatement(rangeRule, checkRange)
+	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 
 // beforeEveryStatement adds a rule to the batch the engine runs first for
@@ -52,7 +56,6 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	// pattern into a range over the column's own type (textcontext.go).
 	b.AddPreAnalyzeRule(textRule, textArguments)
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
-	b.AddPostAnalyzeRule(returnLentDatabaseRule, returnLentDatabaseAfterPlanning)
 	b.AddPostAnalyzeRule(fileAccessRule, p.refuseFileAccess)
 	p.extMu.RLock()
 	for _, r := range p.rules {

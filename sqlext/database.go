@@ -17,12 +17,11 @@ type Database struct {
 }
 
 var (
-	_ sql.Database            = (*Database)(nil)
-	_ sql.TableCreator        = (*Database)(nil)
-	_ sql.TableDropper        = (*Database)(nil)
-	_ sql.TableRenamer        = (*Database)(nil)
-	_ sql.IndexedTableCreator = (*Database)(nil)
-	_ sql.CollatedDatabase    = (*Database)(nil)
+	_ sql.Database         = (*Database)(nil)
+	_ sql.TableCreator     = (*Database)(nil)
+	_ sql.TableDropper     = (*Database)(nil)
+	_ sql.TableRenamer     = (*Database)(nil)
+	_ sql.CollatedDatabase = (*Database)(nil)
 )
 
 func (d *Database) Name() string { return d.name }
@@ -43,15 +42,11 @@ func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	return d.p.store.Tables(d.name)
 }
 
+// CreateTable creates a table. The Database is not an
+// sql.IndexedTableCreator: the engine gives that interface no table
+// options, so a table with a separate PRIMARY KEY clause (as SHOW CREATE
+// TABLE and mysqldump write it) lost its COMMENT.
 func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
-	return d.createTable(ctx, name, schema, collation, comment)
-}
-
-func (d *Database) CreateIndexedTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, idxDef sql.IndexDef, collation sql.CollationID) error {
-	return d.createTable(ctx, name, schema, collation, "")
-}
-
-func (d *Database) createTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, collation sql.CollationID, comment string) error {
 	if err := validateName(name); err != nil {
 		return err
 	}

@@ -88,6 +88,7 @@ var engineMessages = []struct {
 	{"failed for '", 1396},                                    // ER_CANNOT_USER: CREATE/DROP/ALTER USER on a missing or existing account
 	{"You are not allowed to create a user with GRANT", 1410}, // ER_CANT_CREATE_USER_WITH_GRANT
 	{"doesn't have a default value", 1364},                    // ER_NO_DEFAULT_FOR_FIELD
+	{"The value specified for generated column", 3105},        // ER_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN
 	// Foreign keys.
 	{"cannot add or update a child row", 1452},             // ER_NO_REFERENCED_ROW_2
 	{"cannot delete or update a parent row", 1451},         // ER_ROW_IS_REFERENCED_2
@@ -180,7 +181,7 @@ type errorHandler struct {
 func (h *errorHandler) finish(c *mysql.Conn) {
 	if h.prov != nil {
 		s := h.prov.session(c.ConnectionID)
-		s.returnLentDatabase()
+		s.afterPlanning(false)
 		if s != nil {
 			s.crossDBRename = false
 		}

@@ -1,6 +1,9 @@
 package sqlext
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
@@ -13,7 +16,7 @@ type execOverrides struct{}
 
 func newExecBuilder() sql.NodeExecBuilder { return rowexec.NewOverrideBuilder(execOverrides{}) }
 
-func (execOverrides) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIter, error) {
+func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
 	switch n := n.(type) {
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
@@ -25,8 +28,136 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIter
 		if err := refuseCrossDatabaseRename(ctx); err != nil {
 			return nil, err
 		}
+	case *plan.ShowCreateTable:
+		if !n.IsView {
+			return showCreateTable(ctx, n)
+		}
+	case *plan.Call:
+		return callInOwnDatabase(ctx, n, row)
 	}
 	return nil, nil
+}
+
+// callInOwnDatabase runs a stored procedure with its database as the
+// current one, as MySQL runs a routine. The engine runs the body's
+// statements in the caller's database, so CALL d.p() failed with "no
+// database selected" without a current database and used another
+// database's tables with one.
+func callInOwnDatabase(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, error) {
+	if n.Procedure == nil || n.Procedure.ExternalProc != nil || n.Database() == nil {
+		return nil, nil
+	}
+	db, current := n.Database().Name(), ctx.GetCurrentDatabase()
+	if strings.EqualFold(db, current) {
+		return nil, nil
+	}
+	ctx.SetCurrentDatabase(db)
+	defer ctx.SetCurrentDatabase(current)
+	return rowexec.DefaultBuilder.Build(ctx, n, row)
+}
+
+// showCreateTable is the engine's SHOW CREATE TABLE with ENUM and SET
+// columns written so that the statement runs again, as a restore from
+// mysqldump runs it: the engine wrote members holding a quote without
+// escaping it, and a default as the member's number (DEFAULT '1' for
+// 'free'), which MySQL refuses.
+//
+// It also shows the table under the engine's wrappers (for virtual
+// columns, for the process list), which hid the table's comment and
+// foreign keys.
+func showCreateTable(ctx *sql.Context, n *plan.ShowCreateTable) (sql.RowIter, error) {
+	if rt, ok := n.Child.(*plan.ResolvedTable); ok {
+		if t := storedTable(rt.Table); t != nil && t != rt.Table {
+			if under, err := rt.WithTable(t); err == nil {
+				if nn, err := n.WithChildren(under); err == nil {
+					n = nn.(*plan.ShowCreateTable)
+				}
+			}
+		}
+	}
+	iter, err := rowexec.DefaultBuilder.Build(ctx, n, nil)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, iter)
+	if err != nil || len(rows) != 1 || len(rows[0]) < 2 {
+		return sql.RowsToRowIter(rows...), err
+	}
+	text, ok := rows[0][1].(string)
+	if !ok {
+		return sql.RowsToRowIter(rows...), nil
+	}
+	lines := strings.Split(text, "\n")
+	for _, col := range n.TargetSchema() {
+		switch col.Type.(type) {
+		case sql.EnumType, sql.SetType:
+		default:
+			continue
+		}
+		head := "  `" + strings.ReplaceAll(col.Name, "`", "``") + "` "
+		for i, l := range lines {
+			if strings.HasPrefix(l, head) {
+				l = head + strings.Replace(l[len(head):], col.Type.String(), typeText(col.Type), 1)
+				if from, to, ok := memberDefault(ctx, col); ok {
+					l = strings.Replace(l, " DEFAULT "+from, " DEFAULT "+to, 1)
+				}
+				lines[i] = l
+				break
+			}
+		}
+	}
+	rows[0][1] = strings.Join(lines, "\n")
+	return sql.RowsToRowIter(rows...), nil
+}
+
+// storedTable is the table under the engine's wrappers, or nil when it is
+// not one of ours.
+func storedTable(t sql.Table) *Table {
+	for {
+		switch w := t.(type) {
+		case *Table:
+			return w
+		case sql.TableWrapper:
+			t = w.Underlying()
+		default:
+			return nil
+		}
+	}
+}
+
+// memberDefault is how the engine writes the literal default of an ENUM
+// or SET column, as the member's number or the members' bits, and the
+// members as MySQL writes them.
+func memberDefault(ctx *sql.Context, col *sql.Column) (engine, mysql string, ok bool) {
+	if col.Default == nil || !col.Default.IsLiteral() || col.Generated != nil {
+		return "", "", false
+	}
+	v, err := col.Default.Eval(ctx, nil)
+	if err != nil || v == nil {
+		return "", "", false
+	}
+	var member string
+	switch t := col.Type.(type) {
+	case sql.EnumType:
+		i, isIndex := v.(uint16)
+		if !isIndex {
+			return "", "", false
+		}
+		if member, ok = t.At(int(i)); !ok {
+			return "", "", false
+		}
+	case sql.SetType:
+		bits, isBits := v.(uint64)
+		if !isBits {
+			return "", "", false
+		}
+		if member, err = t.BitsToString(bits); err != nil {
+			return "", "", false
+		}
+	default:
+		return "", "", false
+	}
+	return fmt.Sprintf("'%v'", v), quoteString(member), true
 }
 
 // checkKill refuses KILL of a connection that does not exist, which the

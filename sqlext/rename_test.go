@@ -18,15 +18,7 @@ func TestRenameQualifiedTables(t *testing.T) {
 		t.Errorf("r.b holds %s, want r.a's row", got)
 	}
 
-	conn, err := db.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	exec := func(q string) error {
-		_, err := conn.ExecContext(t.Context(), q)
-		return err
-	}
+	conn, exec := oneSession(t, db)
 	for _, q := range []string{"USE other", "RENAME TABLE r.b TO r.c", "ALTER TABLE r.c RENAME TO r.d", "RENAME TABLE a TO a2"} {
 		if err := exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

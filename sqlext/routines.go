@@ -89,7 +89,7 @@ func (d *Database) DropView(ctx *sql.Context, name string) error {
 func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDefinition, bool, error) {
 	def, ok, err := metaValue[sql.ViewDefinition](d, viewPrefix+strings.ToLower(name))
 	if ok && err == nil {
-		lendViewDatabase(ctx, d.name)
+		lendIfNoDatabase(ctx, d.name)
 	}
 	return def, ok, err
 }
@@ -137,7 +137,21 @@ func (d *Database) GetTriggers(ctx *sql.Context) ([]sql.TriggerDefinition, error
 }
 
 func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) error {
+	def.CreateStatement = withoutVersionComment(def.CreateStatement)
 	return d.putMeta(ctx, triggerPrefix+strings.ToLower(def.Name), def)
+}
+
+// withoutVersionComment is a statement without the executable comment
+// mysqldump wraps around CREATE TRIGGER (/*!50003 CREATE ... */): the
+// engine keeps the text as the client sent it, so a trigger restored from
+// a dump was dumped again inside two such comments.
+func withoutVersionComment(stmt string) string {
+	s := strings.TrimSpace(stmt)
+	if !strings.HasPrefix(s, "/*!") || !strings.HasSuffix(s, "*/") {
+		return stmt
+	}
+	body := strings.TrimLeft(s[len("/*!"):len(s)-len("*/")], "0123456789")
+	return strings.TrimSpace(body)
 }
 
 func (d *Database) DropTrigger(ctx *sql.Context, name string) error {

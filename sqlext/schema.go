@@ -181,7 +181,12 @@ func toStorageSchema(s sql.PrimaryKeySchema, comment string, collation sql.Colla
 		if err != nil {
 			return nil, err
 		}
-		m := columnMeta{Type: c.Type.String(), Comment: c.Comment, Extra: c.Extra, Virtual: c.Virtual}
+		m := columnMeta{Type: typeText(c.Type), Comment: c.Comment, Extra: c.Extra, Virtual: c.Virtual}
+		if _, err := planbuilder.ParseColumnTypeString(m.Type); err != nil {
+			// Refused before anything is written: a type whose text does
+			// not parse back would make the table unreadable.
+			return nil, fmt.Errorf("sqlext: column %s has a type that cannot be stored (%s): %w", c.Name, m.Type, err)
+		}
 		if c.Default != nil {
 			m.Default = c.Default.String()
 		}
@@ -204,6 +209,37 @@ func toStorageSchema(s sql.PrimaryKeySchema, comment string, collation sql.Colla
 	tm, _ := json.Marshal(tableMeta{Comment: comment, Collation: collation.Name()})
 	out.Meta = string(tm)
 	return out, nil
+}
+
+// typeText is a type as SQL text that parses back to the same type. The
+// engine writes the members of an ENUM or SET between quotes as they are,
+// so a member holding a quote or a backslash did not parse back.
+func typeText(t sql.Type) string {
+	text := t.String()
+	var kind string
+	var members []string
+	switch t := t.(type) {
+	case sql.EnumType:
+		kind, members = "enum", t.Values()
+	case sql.SetType:
+		kind, members = "set", t.Values()
+	default:
+		return text
+	}
+	plain := kind + "('" + strings.Join(members, "','") + "')"
+	if !strings.HasPrefix(text, plain) {
+		return text
+	}
+	quoted := make([]string, len(members))
+	for i, m := range members {
+		quoted[i] = quoteString(m)
+	}
+	return kind + "(" + strings.Join(quoted, ",") + ")" + text[len(plain):]
+}
+
+// quoteString is s as a MySQL string literal.
+func quoteString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, "'", "''").Replace(s) + "'"
 }
 
 func columnToStorage(c *sql.Column) (storage.Column, error) {
@@ -246,6 +282,15 @@ func sqlSchema(ctx *sql.Context, db, table string, s *storage.Schema) (sql.Prima
 			PrimaryKey: pk[i], AutoIncrement: auto, Comment: m.Comment, Extra: m.Extra, Virtual: m.Virtual}
 		col.Default = parseDefault(ctx, m.Default, typ, sc.Nullable)
 		col.Generated = parseDefault(ctx, m.Generated, typ, sc.Nullable)
+		if col.Generated != nil && col.Extra == "" {
+			// SHOW COLUMNS and information_schema.COLUMNS show this, and
+			// mysqldump leaves the columns it marks out of its INSERTs,
+			// whose values a restore would refuse.
+			col.Extra = "STORED GENERATED"
+			if col.Virtual {
+				col.Extra = "VIRTUAL GENERATED"
+			}
+		}
 		col.OnUpdate = parseDefault(ctx, m.OnUpdate, typ, sc.Nullable)
 		cols[i] = col
 	}

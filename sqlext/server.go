@@ -160,7 +160,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		s.prov.Extend(cfg.Extensions(s))
 	}
 	s.engine = sqle.New(analyzerFor(s.prov), &sqle.Config{})
-	s.engine.Parser = renameParser{s.engine.Parser}
+	s.engine.Parser = statementParser{Parser: s.engine.Parser, p: s.prov}
 	if err := sql.SystemVariables.AssignValues(map[string]interface{}{"version": Version, "version_comment": "sqlearn",
 		"secure_file_priv": importDirValue(cfg.ImportDir)}); err != nil {
 		node.Close()

@@ -159,6 +159,22 @@ func wantMySQLError(t *testing.T, err error, code uint16, state string) {
 	}
 }
 
+// oneSession is a connection of its own, for statements that change the
+// session, and a function that runs a statement on it. It is closed when
+// the test ends.
+func oneSession(t testing.TB, db *sql.DB) (*sql.Conn, func(q string) error) {
+	t.Helper()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn, func(q string) error {
+		_, err := conn.ExecContext(context.Background(), q)
+		return err
+	}
+}
+
 // errorCode runs q, which must fail with a MySQL error, and returns its code.
 func errorCode(t testing.TB, db *sql.DB, q string) uint16 {
 	t.Helper()

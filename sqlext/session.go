@@ -2,8 +2,13 @@ package sqlext
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
@@ -19,8 +24,19 @@ type Session struct {
 	lent  bool
 	saved string
 	// crossDBRename marks a parsed RENAME TABLE whose tables are in more
-	// than one database, refused when it runs (see renameParser).
+	// than one database, refused when it runs (see statementParser).
 	crossDBRename bool
+	// warnings are the statement's warnings from before it was bound,
+	// which the engine clears when it binds; they are given to the
+	// session once the statement is planned.
+	warnings []*sql.Warning
+}
+
+// warnAfterPlanning adds a warning to the statement being parsed.
+func warnAfterPlanning(ctx *sql.Context, code int, format string, args ...any) {
+	if s, ok := ctx.Session.(*Session); ok {
+		s.warnings = append(s.warnings, &sql.Warning{Level: "Warning", Code: code, Message: fmt.Sprintf(format, args...)})
+	}
 }
 
 // lendDatabase makes db the session's current database until the
@@ -29,10 +45,11 @@ type Session struct {
 // statement names:
 //   - view resolution fails with "no database selected" when the session
 //     has no current database, even for a fully qualified view over
-//     qualified tables (lendViewDatabase);
-//   - RENAME TABLE drops its names' qualifiers (renameParser).
+//     qualified tables (lendIfNoDatabase);
+//   - triggers are bound in the current database (lendTriggerDatabase);
+//   - RENAME TABLE drops its names' qualifiers (statementParser).
 //
-// returnLentDatabase gives the session its own database back once the
+// afterPlanning gives the session its own database back once the
 // statement is planned, and after every command in case planning failed.
 func lendDatabase(ctx *sql.Context, db string) {
 	s, ok := ctx.Session.(*Session)
@@ -43,19 +60,78 @@ func lendDatabase(ctx *sql.Context, db string) {
 	ctx.SetCurrentDatabase(db)
 }
 
-// lendViewDatabase lends a view's database to a session that has none.
-func lendViewDatabase(ctx *sql.Context, db string) {
+// The rules that lend a statement the database its triggers are in and
+// give a lent database back (see init in analyzer.go for their order).
+const (
+	triggerDatabaseRule analyzer.RuleId = 9989
+	afterPlanningRule   analyzer.RuleId = 9991
+)
+
+// lendTriggerDatabase lends an INSERT, UPDATE or DELETE the database of
+// the table it writes when that database has triggers. The engine binds
+// every trigger of the database for a write to any of its tables, and
+// binds it in the current database: a trigger written without its
+// database, as mysqldump writes them, made every write to that database
+// fail from a session in another database or in none.
+func lendTriggerDatabase(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	s, ok := ctx.Session.(*Session)
+	if !ok || scope != nil {
+		return n, transform.SameTree, nil
+	}
+	var db string
+	switch n := n.(type) {
+	case *plan.InsertInto:
+		if n.Database() != nil {
+			db = n.Database().Name()
+		}
+	case *plan.Update:
+		db = n.Database()
+	case *plan.DeleteFrom:
+		db = n.Database()
+	}
+	if db == "" || strings.EqualFold(db, ctx.GetCurrentDatabase()) {
+		return n, transform.SameTree, nil
+	}
+	if triggers, err := s.p.store.Meta(db, triggerPrefix); err == nil && len(triggers) > 0 {
+		lendDatabase(ctx, db)
+	}
+	return n, transform.SameTree, nil
+}
+
+// sessionAfterPlanning runs Session.afterPlanning once the statement, not
+// a subquery or trigger inside it, is planned.
+func sessionAfterPlanning(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if s, ok := ctx.Session.(*Session); ok && scope == nil {
+		s.afterPlanning(true)
+	}
+	return n, transform.SameTree, nil
+}
+
+// lendIfNoDatabase lends db to a session that has no current database.
+func lendIfNoDatabase(ctx *sql.Context, db string) {
 	if ctx.GetCurrentDatabase() == "" {
 		lendDatabase(ctx, db)
 	}
 }
 
-// returnLentDatabase undoes lendDatabase.
-func (s *Session) returnLentDatabase() {
-	if s != nil && s.lent {
+// afterPlanning gives back a lent database (undoing lendDatabase) and
+// issues the warnings held for the statement. It runs once a statement is
+// planned and at the end of every command, when it drops what a statement
+// that failed left.
+func (s *Session) afterPlanning(issue bool) {
+	if s == nil {
+		return
+	}
+	if s.lent {
 		s.SetCurrentDatabase(s.saved)
 		s.lent, s.saved = false, ""
 	}
+	if issue {
+		for _, w := range s.warnings {
+			s.Warn(w)
+		}
+	}
+	s.warnings = nil
 }
 
 var _ sql.TransactionSession = (*Session)(nil)

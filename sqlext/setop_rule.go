@@ -15,17 +15,6 @@ import (
 // returned more than one row". A set operation clears the mark.
 const setOpMax1RowRule analyzer.RuleId = 9990
 
-// returnLentDatabaseRule gives back a database lent to bind a statement
-// once the statement is planned (see lendDatabase).
-const returnLentDatabaseRule analyzer.RuleId = 9991
-
-func returnLentDatabaseAfterPlanning(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if s, ok := ctx.Session.(*Session); ok {
-		s.returnLentDatabase()
-	}
-	return n, transform.SameTree, nil
-}
-
 func clearMax1RowUnderSetOp(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.IsSet(sql.QFlagMax1Row) {
 		return n, transform.SameTree, nil

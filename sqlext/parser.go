@@ -1,0 +1,189 @@
+package sqlext
+
+import (
+	"context"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// statementParser is the engine's parser with two statements adjusted
+// before they are bound: a rename (see bindRenameDatabase) and an INSERT
+// of values for generated columns (see defaultGeneratedValues).
+type statementParser struct {
+	sql.Parser
+	p *Provider
+}
+
+func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
+	sctx, ok := ctx.(*sql.Context)
+	if !ok {
+		return
+	}
+	bindRenameDatabase(sctx, st)
+	if ins, ok := st.(*ast.Insert); ok {
+		sp.p.defaultGeneratedValues(sctx, ins)
+	}
+}
+
+func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
+	if err == nil {
+		sp.adjust(ctx, st)
+	}
+	return st, pre, rest, err
+}
+
+func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
+	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
+	if err == nil {
+		sp.adjust(ctx, st)
+	}
+	return st, pre, rest, err
+}
+
+func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
+	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
+	if err == nil {
+		sp.adjust(ctx, st)
+	}
+	return st, n, err
+}
+
+// RENAME TABLE (and ALTER TABLE ... RENAME) is bound in the database its
+// names are qualified with. The
+// engine binds the statement against the current database and drops the
+// qualifiers, so RENAME TABLE d.a TO d.b failed with "no database selected"
+// without a current database and looked for a in the current one when
+// there was one. The parser lends the named database for the statement
+// (lendDatabase). A rename from one database to another is refused when
+// it runs (refuseCrossDatabaseRename), as storage renames a table only
+// within its database: an error from the parser would reach the client as
+// a syntax error, or not at all.
+//
+// An INSERT ... VALUES without a column list into a table with generated
+// columns gives a value for each of them, which the engine refuses, as
+// MySQL does. mariadb-dump writes its data that way, and MariaDB ignores
+// such values with a warning unless the SQL mode is strict; so does this
+// server, so that such a dump restores (it sets a mode that is not
+// strict). The values become DEFAULT before the statement is bound.
+func (p *Provider) defaultGeneratedValues(ctx *sql.Context, ins *ast.Insert) {
+	if len(ins.Columns) != 0 {
+		return
+	}
+	var tuples []ast.ValTuple
+	switch rows := ins.Rows.(type) {
+	case ast.Values:
+		tuples = rows
+	case *ast.AliasedValues:
+		tuples = rows.Values
+	case ast.AliasedValues:
+		tuples = rows.Values
+	default:
+		return
+	}
+	mode := sql.LoadSqlMode(ctx)
+	if mode.ModeEnabled("STRICT_TRANS_TABLES") || mode.ModeEnabled("STRICT_ALL_TABLES") {
+		return
+	}
+	db := ins.Table.DbQualifier.String()
+	if db == "" {
+		db = ctx.GetCurrentDatabase()
+	}
+	info, err := p.store.Table(db, ins.Table.Name.String())
+	if err != nil {
+		return
+	}
+	sch, err := p.sqlSchema(ctx, info)
+	if err != nil {
+		return
+	}
+	var generated []int
+	for i, c := range sch.Schema {
+		if c.Generated != nil {
+			generated = append(generated, i)
+		}
+	}
+	if len(generated) == 0 {
+		return
+	}
+	for _, t := range tuples {
+		if len(t) != len(sch.Schema) {
+			return // the engine reports the count
+		}
+	}
+	cols := make(ast.Columns, len(sch.Schema))
+	for i, c := range sch.Schema {
+		cols[i] = ast.NewColIdent(c.Name)
+	}
+	ins.Columns = cols
+	for _, t := range tuples {
+		for _, i := range generated {
+			if _, isDefault := t[i].(*ast.Default); !isDefault {
+				t[i] = &ast.Default{}
+				warnAfterPlanning(ctx, erGeneratedValueIgnored, "The value specified for generated column '%s' in table '%s' has been ignored", sch.Schema[i].Name, info.Name)
+			}
+		}
+	}
+}
+
+// erGeneratedValueIgnored is MariaDB's ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN.
+const erGeneratedValueIgnored = 1906
+
+// erNotSupportedYet is MySQL's ER_NOT_SUPPORTED_YET.
+const erNotSupportedYet = 1235
+
+// refuseCrossDatabaseRename fails a rename whose tables the parser found
+// in more than one database.
+func refuseCrossDatabaseRename(ctx *sql.Context) error {
+	if s, ok := ctx.Session.(*Session); ok && s.crossDBRename {
+		s.crossDBRename = false
+		return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of sqlearn doesn't yet support 'RENAME TABLE from one database to another'")
+	}
+	return nil
+}
+
+// bindRenameDatabase lends a rename the database its tables are in (the
+// first one's, when they are in several); a name without a qualifier is
+// in the current database. Other statements are left alone.
+func bindRenameDatabase(ctx *sql.Context, st ast.Statement) {
+	s, ok := ctx.Session.(*Session)
+	if !ok {
+		return
+	}
+	s.crossDBRename = false
+	var names ast.TableNames
+	switch st := st.(type) {
+	case *ast.DDL:
+		if st.Action == ast.RenameStr {
+			names = append(append(names, st.FromTables...), st.ToTables...)
+		}
+	case *ast.AlterTable:
+		for _, d := range st.Statements {
+			if d.Action == ast.RenameStr {
+				names = append(append(names, d.FromTables...), d.ToTables...)
+			}
+		}
+	}
+	current := ctx.GetCurrentDatabase()
+	db := ""
+	for _, n := range names {
+		d := n.DbQualifier.String()
+		if d == "" {
+			d = current
+		}
+		if d == "" {
+			return // the engine reports that no database is selected
+		}
+		if db == "" {
+			db = d
+		} else if !strings.EqualFold(db, d) {
+			s.crossDBRename = true
+		}
+	}
+	if db != "" && !strings.EqualFold(db, current) {
+		lendDatabase(ctx, db)
+	}
+}
