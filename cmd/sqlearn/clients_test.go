@@ -133,6 +133,19 @@ SHOW CREATE TABLE shop.c;`
 	}
 }
 
+// TestSQLAlchemyClient runs a session as data engineers do from Python:
+// pandas to_sql and read_sql, SQLAlchemy Core with a reflected schema,
+// and an ORM model with a relationship, over pymysql.
+func TestSQLAlchemyClient(t *testing.T) {
+	py := requireTool(t, pythonWithPyMySQL(), "-c", "import pymysql, sqlalchemy, pandas")
+	p := startBinary(t, t.TempDir())
+	host, port, _ := strings.Cut(p.addr, ":")
+	out, err := exec.Command(py, filepath.Join(clientScripts, "session_sqlalchemy.py"), host, port).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("SQLAlchemy session: %v\n%s", err, out)
+	}
+}
+
 // pythonWithPyMySQL prefers the system interpreter, where the Debian
 // python3-pymysql package installs.
 func pythonWithPyMySQL() string {
