@@ -21,7 +21,7 @@ endif
 # implementations results are compared against.
 TEST_PACKAGES := mariadb-client python3-pymysql libopenblas-dev python3-numpy \
 	python3-scipy python3-sklearn python3-networkx default-jdk-headless libmariadb-java \
-	python3-sqlalchemy python3-pandas
+	python3-sqlalchemy python3-pandas odbc-mariadb unixodbc python3-pyodbc
 
 .PHONY: run build deps test test-race vet vet-cuda cuda-deps bench clean
 

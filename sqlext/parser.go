@@ -10,8 +10,10 @@ import (
 )
 
 // statementParser is the engine's parser with two statements adjusted
-// before they are bound: a rename (see bindRenameDatabase) and an INSERT
-// of values for generated columns (see defaultGeneratedValues).
+// before they are bound, a rename (see bindRenameDatabase) and an INSERT
+// of values for generated columns (see defaultGeneratedValues), and with
+// user-variable assignments in expressions, which the parser refuses,
+// rewritten (see assign.go).
 type statementParser struct {
 	sql.Parser
 	p *Provider
@@ -30,6 +32,13 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 
 func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
+	if err != nil {
+		if q, ok := withAssignments(ctx, query); ok {
+			if st2, pre2, rest2, err2 := sp.Parser.Parse(ctx, q, multi); err2 == nil {
+				st, pre, rest, err = st2, pre2, rest2, nil
+			}
+		}
+	}
 	if err == nil {
 		sp.adjust(ctx, st)
 	}
@@ -38,6 +47,13 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
+	if err != nil {
+		if q, ok := withAssignments(ctx, query); ok {
+			if st2, pre2, rest2, err2 := sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts); err2 == nil {
+				st, pre, rest, err = st2, pre2, rest2, nil
+			}
+		}
+	}
 	if err == nil {
 		sp.adjust(ctx, st)
 	}
@@ -46,10 +62,31 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
+	if err != nil {
+		if q, ok := withAssignments(ctx, query); ok {
+			if st2, n2, err2 := sp.Parser.ParseOneWithOptions(ctx, q, opts); err2 == nil {
+				st, n, err = st2, n2, nil
+			}
+		}
+	}
 	if err == nil {
 		sp.adjust(ctx, st)
 	}
 	return st, n, err
+}
+
+// withAssignments is a statement the parser refused with its @v := expr
+// assignments rewritten (see rewriteAssignments), when it has any; the
+// variables it assigns are declared for binding (declareAssigned).
+func withAssignments(ctx context.Context, query string) (string, bool) {
+	if !strings.Contains(query, ":=") {
+		return "", false
+	}
+	q, names := rewriteAssignmentsOf(query)
+	if sctx, ok := ctx.(*sql.Context); ok {
+		declareAssigned(sctx, names)
+	}
+	return q, len(names) > 0
 }
 
 // RENAME TABLE (and ALTER TABLE ... RENAME) is bound in the database its

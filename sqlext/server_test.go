@@ -95,9 +95,11 @@ func mustExecAll(t testing.TB, db *sql.DB, stmts ...string) {
 	}
 }
 
-func queryStrings(t *testing.T, db *sql.DB, q string, args ...any) [][]string {
+// queryStrings runs q on db, a pool or one connection, and returns its
+// rows as text, NULL as "NULL".
+func queryStrings(t *testing.T, db querier, q string, args ...any) [][]string {
 	t.Helper()
-	rows, err := db.Query(q, args...)
+	rows, err := db.QueryContext(context.Background(), q, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
@@ -127,6 +129,11 @@ func queryStrings(t *testing.T, db *sql.DB, q string, args ...any) [][]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// querier is a *sql.DB or a *sql.Conn.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 }
 
 func flat(rows [][]string) string {

@@ -146,6 +146,18 @@ func TestSQLAlchemyClient(t *testing.T) {
 	}
 }
 
+// TestODBCClient runs a session through ODBC (MariaDB Connector/ODBC
+// under unixODBC, from pyodbc), as BI tools that speak ODBC connect.
+func TestODBCClient(t *testing.T) {
+	py := requireTool(t, pythonWithPyMySQL(), "-c", "import pyodbc; assert 'MariaDB Unicode' in pyodbc.drivers()")
+	p := startBinary(t, t.TempDir())
+	host, port, _ := strings.Cut(p.addr, ":")
+	out, err := exec.Command(py, filepath.Join(clientScripts, "session_odbc.py"), host, port).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Fatalf("ODBC session: %v\n%s", err, out)
+	}
+}
+
 // pythonWithPyMySQL prefers the system interpreter, where the Debian
 // python3-pymysql package installs.
 func pythonWithPyMySQL() string {
