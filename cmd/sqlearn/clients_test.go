@@ -46,12 +46,20 @@ func TestMariaDBClient(t *testing.T) {
 
 // TestPyMySQLClient runs a session through Python's pymysql.
 func TestPyMySQLClient(t *testing.T) {
-	py := requireTool(t, pythonWithPyMySQL(), "-c", "import pymysql")
+	runSession(t, "session_pymysql.py", "import pymysql")
+}
+
+// runSession runs a Python client session from testdata/clients against a
+// fresh server, once the interpreter has what the check imports; the
+// script prints "ok" when every step did what it should.
+func runSession(t *testing.T, script, check string) {
+	t.Helper()
+	py := requireTool(t, pythonWithPyMySQL(), "-c", check)
 	p := startBinary(t, t.TempDir())
 	host, port, _ := strings.Cut(p.addr, ":")
-	out, err := exec.Command(py, filepath.Join(clientScripts, "session_pymysql.py"), host, port).CombinedOutput()
+	out, err := exec.Command(py, filepath.Join(clientScripts, script), host, port).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
-		t.Fatalf("pymysql session: %v\n%s", err, out)
+		t.Fatalf("%s: %v\n%s", script, err, out)
 	}
 }
 
@@ -137,25 +145,13 @@ SHOW CREATE TABLE shop.c;`
 // pandas to_sql and read_sql, SQLAlchemy Core with a reflected schema,
 // and an ORM model with a relationship, over pymysql.
 func TestSQLAlchemyClient(t *testing.T) {
-	py := requireTool(t, pythonWithPyMySQL(), "-c", "import pymysql, sqlalchemy, pandas")
-	p := startBinary(t, t.TempDir())
-	host, port, _ := strings.Cut(p.addr, ":")
-	out, err := exec.Command(py, filepath.Join(clientScripts, "session_sqlalchemy.py"), host, port).CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "ok" {
-		t.Fatalf("SQLAlchemy session: %v\n%s", err, out)
-	}
+	runSession(t, "session_sqlalchemy.py", "import pymysql, sqlalchemy, pandas")
 }
 
 // TestODBCClient runs a session through ODBC (MariaDB Connector/ODBC
 // under unixODBC, from pyodbc), as BI tools that speak ODBC connect.
 func TestODBCClient(t *testing.T) {
-	py := requireTool(t, pythonWithPyMySQL(), "-c", "import pyodbc; assert 'MariaDB Unicode' in pyodbc.drivers()")
-	p := startBinary(t, t.TempDir())
-	host, port, _ := strings.Cut(p.addr, ":")
-	out, err := exec.Command(py, filepath.Join(clientScripts, "session_odbc.py"), host, port).CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "ok" {
-		t.Fatalf("ODBC session: %v\n%s", err, out)
-	}
+	runSession(t, "session_odbc.py", "import pyodbc; assert 'MariaDB Unicode' in pyodbc.drivers()")
 }
 
 // pythonWithPyMySQL prefers the system interpreter, where the Debian
