@@ -14,6 +14,8 @@ import (
 // those into "2024-01-15 00:00:00", "1" and "5", where MySQL reads
 // "2024-01-15", the ENUM's label and the SET's labels: CONCAT(d, '-'),
 // CAST(d AS CHAR), e LIKE 'R%' and GROUP_CONCAT(e) all came out wrong.
+// A TIME column's value they could not read at all: CONCAT(t) failed and
+// CAST(t AS CHAR) was NULL.
 // textRule hands such an argument of those functions to them behind
 // asText, which writes the value as its type writes it in a result.
 // Comparisons, arithmetic and ordering are the types' own and are left
@@ -61,7 +63,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			t := c.Type()
-			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && types.IsDateType(t)) {
+			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t))) {
 				return &asText{Expression: c}
 			}
 			return nil

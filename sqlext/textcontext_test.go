@@ -10,8 +10,8 @@ func TestTextContextsReadLabelsAndDates(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
 	mustExecAll(t, db, "CREATE DATABASE tc", "USE tc",
-		"CREATE TABLE t (id INT PRIMARY KEY, d DATE, e ENUM('Red','green'), s SET('a','b','c'))",
-		"INSERT INTO t VALUES (1, '2024-01-15', 'Red', 'a,c'), (2, NULL, NULL, NULL), (3, '1999-12-31', 'green', '')")
+		"CREATE TABLE t (id INT PRIMARY KEY, d DATE, e ENUM('Red','green'), s SET('a','b','c'), tm TIME)",
+		"INSERT INTO t VALUES (1, '2024-01-15', 'Red', 'a,c', '10:20:30'), (2, NULL, NULL, NULL, NULL), (3, '1999-12-31', 'green', '', '-838:59:59')")
 	wantAnswers(t, db, "text", map[string]string{
 		"SELECT CONCAT(d, '|', e, '|', s), CAST(d AS CHAR), CAST(e AS CHAR), UPPER(e), LENGTH(d) FROM t ORDER BY id": "2024-01-15|Red|a,c,2024-01-15,Red,RED,10;NULL,NULL,NULL,NULL,NULL;1999-12-31|green|,1999-12-31,green,GREEN,10",
 		"SELECT e LIKE 'R%', s LIKE 'a%', d LIKE '2024%' FROM t ORDER BY id":                                         "1,1,1;NULL,NULL,NULL;0,0,0",
@@ -20,6 +20,7 @@ func TestTextContextsReadLabelsAndDates(t *testing.T) {
 		"SELECT COALESCE(e, 'none'), IF(e IS NULL, 'x', e), IFNULL(s, '-') FROM t ORDER BY id":                       "Red,Red,a,c;none,x,-;green,green,",
 		"SELECT e = 'Red', e + 0, s + 0, d > '2000-01-01' FROM t WHERE id = 1":                                       "1,1,5,1",
 		"SELECT id FROM t WHERE e LIKE 'g%' OR CONCAT(s, '') = 'a,c' ORDER BY id":                                    "1;3",
+		"SELECT CONCAT(d, ' ', tm), CAST(tm AS CHAR), LENGTH(tm) FROM t ORDER BY id":                                 "2024-01-15 10:20:30,10:20:30,8;NULL,NULL,NULL;1999-12-31 -838:59:59,-838:59:59,10",
 	})
 	// The engine's short plan for a single-table UPDATE or DELETE.
 	mustExec(t, db, "UPDATE t SET s = 'b' WHERE e LIKE 'g%'")
