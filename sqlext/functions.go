@@ -19,7 +19,8 @@ import (
 // INSERT, MAKE_SET, EXPORT_SET, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // PERIOD_ADD, PERIOD_DIFF, TO_SECONDS, UTC_DATE, UTC_TIME), two of its
 // own that failed on a NULL argument instead of returning NULL (WEEK,
-// STR_TO_DATE), its standard deviations and variances, typed wrong
+// STR_TO_DATE), CURDATE and CURRENT_DATE, which it typed as text (so
+// that CURDATE() + 0 was its year), its standard deviations and variances, typed wrong
 // (statistic), its functions of a DOUBLE that answered NULL for a result
 // out of range (finite), and its functions of a time of day, which read
 // a TIME wrong (onDuration). Each answers as MySQL does;
@@ -63,6 +64,8 @@ var mysqlFunctions = []sql.Function{
 		t := ctx.QueryTime().UTC()
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	}),
+	scalar("curdate", 0, 0, fixedType(types.Date), currentDate),
+	scalar("current_date", 0, 0, fixedType(types.Date), currentDate),
 	scalar("utc_time", 0, 1, fixedType(types.Time), func(ctx *sql.Context, _ []any) (any, error) {
 		t := ctx.QueryTime().UTC()
 		return timeValue(ctx, fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second()))
@@ -535,6 +538,21 @@ func makeTime(ctx *sql.Context, v []any) (any, error) {
 		sign, h = "-", -h
 	}
 	return timeValue(ctx, fmt.Sprintf("%s%d:%02d:%s", sign, h, m, secondsText(s)))
+}
+
+// currentDate is CURDATE(): the date of NOW(), in the session's time
+// zone as NOW() is (the engine's took the server's).
+func currentDate(ctx *sql.Context, _ []any) (any, error) {
+	now, err := function.NewNow()
+	if err != nil {
+		return nil, err
+	}
+	v, err := now.Eval(ctx, nil)
+	t, ok := v.(time.Time)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 }
 
 // secToTime is SEC_TO_TIME(seconds), clamped to TIME's range as MySQL

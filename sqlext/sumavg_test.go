@@ -55,7 +55,7 @@ func TestDerivedTablesKeepTheirTypes(t *testing.T) {
 		"INSERT INTO t VALUES (1, 10.25, '2024-01-15'), (2, 5.25, '2024-02-29')",
 		"CREATE VIEW sums AS SELECT SUM(d) s, AVG(id) a FROM t",
 		"CREATE VIEW days AS SELECT id, day + INTERVAL 1 DAY later FROM t")
-	cases := []struct{ q, answer, types string }{
+	cases := []typedAnswer{
 		{"SELECT * FROM (SELECT SUM(d) s, AVG(d) a, SUM(id) n FROM t) q", "15.50,7.750000,3", "DECIMAL(32,2) DECIMAL(14,6) DECIMAL(32,0)"},
 		// The precision of arithmetic over a DECIMAL is one digit short of
 		// MariaDB's, derived table or not (DECIMAL(33,2) and (15,6)).
@@ -67,12 +67,5 @@ func TestDerivedTablesKeepTheirTypes(t *testing.T) {
 		{"SELECT later FROM days ORDER BY id", "2024-01-16;2024-03-01", "DATE"},
 		{"SELECT x FROM (SELECT day - INTERVAL 1 HOUR x FROM t) q ORDER BY x", "2024-01-14 23:00:00;2024-02-28 23:00:00", "DATETIME(0)"},
 	}
-	for _, c := range cases {
-		if got := flat(queryStrings(t, db, c.q)); got != c.answer {
-			t.Errorf("%s = %q, want %q", c.q, got, c.answer)
-		}
-		if got := columnTypes(t, db, c.q); c.types != "" && got != c.types {
-			t.Errorf("%s: types %s, want %s", c.q, got, c.types)
-		}
-	}
+	wantTypedAnswers(t, db, cases)
 }

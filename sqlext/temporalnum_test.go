@@ -44,7 +44,7 @@ func TestDateArithmeticTypes(t *testing.T) {
 	mustExecAll(t, db, "CREATE DATABASE da", "USE da",
 		"CREATE TABLE t (id INT PRIMARY KEY, d DATE, dt DATETIME, tm TIME, dt3 DATETIME(3))",
 		"INSERT INTO t VALUES (1, '2024-02-29', '2024-01-15 10:20:30', '10:20:30', '2024-01-15 10:20:30.125')")
-	cases := []struct{ q, answer, types string }{
+	cases := []typedAnswer{
 		{"SELECT d + INTERVAL 1 DAY, INTERVAL 1 YEAR + d, d - INTERVAL 1 MONTH, d + INTERVAL 2 WEEK, d - INTERVAL 1 QUARTER FROM t",
 			"2024-03-01,2025-02-28,2024-01-29,2024-03-14,2023-11-29", "DATE DATE DATE DATE DATE"},
 		{"SELECT DATE_ADD(d, INTERVAL 1 DAY), DATE_SUB(d, INTERVAL 1 YEAR), ADDDATE(d, 1), SUBDATE(d, INTERVAL 1 DAY) FROM t",
@@ -56,20 +56,31 @@ func TestDateArithmeticTypes(t *testing.T) {
 		{"SELECT tm + INTERVAL 1 HOUR, DATE_SUB(tm, INTERVAL 30 SECOND) FROM t", "11:20:30,10:20:00", "TIME(0) TIME(0)"},
 		{"SELECT (d + INTERVAL 1 DAY) + 0 FROM t", "20240301", "BIGINT"},
 	}
-	for _, c := range cases {
-		if got := flat(queryStrings(t, db, c.q)); got != c.answer {
-			t.Errorf("%s = %q, want %q", c.q, got, c.answer)
-		}
-		if got := columnTypes(t, db, c.q); got != c.types {
-			t.Errorf("%s: types %s, want %s", c.q, got, c.types)
-		}
-	}
+	wantTypedAnswers(t, db, cases)
 	// Date arithmetic written with an operator keeps its form in a
 	// generated column's definition.
 	mustExec(t, db, "CREATE TABLE g (a DATE, b DATE AS (a + INTERVAL 1 DAY))")
 	create := flat(queryStrings(t, db, "SHOW CREATE TABLE g"))
 	if !strings.Contains(create, "(`a` + INTERVAL 1 DAY)") {
 		t.Errorf("SHOW CREATE TABLE g = %s", create)
+	}
+}
+
+// typedAnswer is a query, its answer (flattened) and the types of its
+// columns (columnTypes), not checked when empty.
+type typedAnswer struct{ q, answer, types string }
+
+// wantTypedAnswers runs each query and compares its answer and its
+// columns' types with those given.
+func wantTypedAnswers(t *testing.T, db *sql.DB, cases []typedAnswer) {
+	t.Helper()
+	for _, c := range cases {
+		if got := flat(queryStrings(t, db, c.q)); got != c.answer {
+			t.Errorf("%s = %q, want %q", c.q, got, c.answer)
+		}
+		if got := columnTypes(t, db, c.q); c.types != "" && got != c.types {
+			t.Errorf("%s: types %s, want %s", c.q, got, c.types)
+		}
 	}
 }
 
@@ -113,4 +124,38 @@ func columnTypes(t *testing.T, db *sql.DB, q string) string {
 		}
 	}
 	return strings.Join(names, " ")
+}
+
+// TestCurrentDateIsADate: CURDATE() and CURRENT_DATE are DATEs, in the
+// session's time zone as NOW() is: CURDATE() + 0 is YYYYMMDD, with no
+// warning, where the engine's, typed as text, was the year with a
+// warning; a DATE stored in a text column is written as MySQL writes
+// it, 2024-01-15. The answers are MariaDB 10.11's.
+func TestCurrentDateIsADate(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	mustExecAll(t, db, "CREATE DATABASE cd", "USE cd",
+		"CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), dflt VARCHAR(20) DEFAULT (CURDATE()))",
+		"INSERT INTO t (id, s) VALUES (1, CURDATE()), (2, DATE('2024-01-15 10:00:00')), (3, 'x')",
+		"UPDATE t SET s = CURRENT_DATE WHERE id = 3")
+	wantAnswers(t, db, "current date", map[string]string{
+		"SELECT CURDATE() + 0 = YEAR(NOW()) * 10000 + MONTH(NOW()) * 100 + DAY(NOW()), CURRENT_DATE + 0 = CURDATE() + 0, CURRENT_DATE() = DATE(NOW())": "1,1,1",
+		"SELECT CURDATE() > '2020-01-01', CONCAT(CURDATE(), '') = DATE_FORMAT(NOW(), '%Y-%m-%d'), LENGTH(CURDATE()), DATE_FORMAT(CURDATE(), '%H:%i')":  "1,1,10,00:00",
+		"SELECT CURDATE() - INTERVAL 1 DAY < CURDATE(), DATEDIFF(CURDATE() + INTERVAL 1 WEEK, CURDATE())":                                              "1,7",
+		"SELECT id, LENGTH(s), LENGTH(dflt) FROM t ORDER BY id":                                                                                        "1,10,10;2,10,10;3,10,10",
+		"SELECT s FROM t WHERE id = 2": "2024-01-15",
+	})
+	queryStrings(t, db, "SELECT CURDATE() + 0")
+	if w := queryStrings(t, db, "SHOW WARNINGS"); len(w) != 0 {
+		t.Errorf("CURDATE() + 0 warned: %v", w)
+	}
+	if got := columnTypes(t, db, "SELECT CURDATE(), CURRENT_DATE, CURRENT_DATE(), CURDATE() + INTERVAL 1 DAY"); got != "DATE DATE DATE DATE" {
+		t.Errorf("types %s, want DATE DATE DATE DATE", got)
+	}
+	for _, zone := range []string{"+13:00", "-11:00"} {
+		mustExec(t, db, "SET time_zone = '"+zone+"'")
+		if got := flat(queryStrings(t, db, "SELECT CURDATE() = DATE(NOW())")); got != "1" {
+			t.Errorf("time zone %s: CURDATE() = DATE(NOW()) is %s", zone, got)
+		}
+	}
 }
