@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestMySQLFunctions checks the functions the server adds to the engine's
 // and the two it makes NULL-safe; the answers are MariaDB 10.11's to the
@@ -37,4 +40,29 @@ func TestMySQLFunctions(t *testing.T) {
 		"SELECT TIME_TO_SEC(t), HOUR(t), MINUTE(t), SECOND(t), HOUR(at), SECOND('abc') FROM d ORDER BY id":                                                          "3661,1,1,1,11,NULL;-5,0,0,5,NULL,NULL;3020399,838,59,59,NULL,NULL;NULL,NULL,NULL,NULL,NULL,NULL",
 		"SELECT MICROSECOND(TIMESTAMP '2024-01-01 10:00:00.000007'), MICROSECOND(NULL), MICROSECOND('abc'), MICROSECOND(t) FROM d WHERE id = 1":                     "7,NULL,NULL,0",
 	})
+}
+
+// TestWrongParameterCount: a call of a built-in function with too many or
+// too few arguments fails with MySQL's error 1582 naming the function as
+// the statement spells it, prepared or not (MariaDB 10.11's answers).
+func TestWrongParameterCount(t *testing.T) {
+	_, _, db := serve(t)
+	for q, name := range map[string]string{
+		"SELECT pow(2)":                    "pow",
+		"SELECT POWER(1, 2, 3)":            "POWER",
+		"SELECT 1 + Abs ()":                "Abs",
+		"SELECT DATE_FORMAT('2024-01-01')": "DATE_FORMAT",
+		"SELECT absolute, abs(1, 2) FROM (SELECT 1 absolute) x": "abs",
+	} {
+		_, err := db.Exec(q)
+		wantMySQLError(t, err, 1582, "42000")
+		if want := "Incorrect parameter count in the call to native function '" + name + "'"; !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", q, err, want)
+		}
+	}
+	_, err := db.Query("SELECT Sqrt(?, ?)", 1, 2) // prepared
+	wantMySQLError(t, err, 1582, "42000")
+	if !strings.Contains(err.Error(), "'Sqrt'") {
+		t.Errorf("prepared: %v", err)
+	}
 }
