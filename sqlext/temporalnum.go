@@ -30,23 +30,28 @@ const temporalNumberRule analyzer.RuleId = 9997
 
 func temporalNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		switch e.(type) {
+		switch x := e.(type) {
 		case *expression.Arithmetic, *expression.Div, *expression.IntDiv, *expression.Mod, *expression.UnaryMinus:
 		case *function.DateAdd, *function.DateSub:
 			return newDateOffset(e), transform.NewTree, nil
+		case sql.FunctionExpression:
+			return onDoubleArguments(x, temporalOperand)
 		default:
 			return e, transform.SameTree, nil
 		}
 		if dateArithmetic(e) {
 			return dateArithmeticCall(e)
 		}
-		return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression {
-			if num, ok := newTemporalNumber(c); ok {
-				return num
-			}
-			return nil
-		})
+		return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression { return temporalOperand(c) })
 	})
+}
+
+// temporalOperand is e read as a number when it is temporal, or nil.
+func temporalOperand(e sql.Expression) sql.Expression {
+	if num, ok := newTemporalNumber(e); ok {
+		return num
+	}
+	return nil
 }
 
 // dateArithmetic reports whether an operation has an INTERVAL operand:
