@@ -49,7 +49,7 @@ var sqlStates = map[int]string{
 	1055: "42000", 1066: "42000", 1265: "01000",
 	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001", 1410: "42000",
 	1213: "40001", 1231: "42000", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
-	1170: "42000", 1239: "42000",
+	1170: "42000", 1239: "42000", erWrongParamCount: "42000",
 }
 
 // engineMessages maps engine errors that reach the handler as
@@ -113,6 +113,67 @@ const erIllegalValueForType = 1367
 // for a value read as far as it made sense ("Incorrect time value").
 const erTruncatedWrongValue = 1292
 
+// erWrongParamCount is MySQL's ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT.
+const erWrongParamCount = 1582
+
+// wrongParamCount finds the function named in the engine's message for
+// a call with too many or too few arguments (sql.ErrInvalidArgumentNumber,
+// "function 'pow' expected 2 arguments, 1 received").
+func wrongParamCount(msg string) (string, bool) {
+	const head, tail = "function '", "' expected "
+	i := strings.Index(msg, head)
+	if i < 0 {
+		return "", false
+	}
+	rest := msg[i+len(head):]
+	j := strings.Index(rest, tail)
+	if j < 0 || !strings.HasSuffix(rest, " received") {
+		return "", false
+	}
+	return rest[:j], true
+}
+
+// spellAsWritten gives the function that error 1582 names the spelling
+// the statement gave it, as MySQL's message does ('Pow' for Pow(2)):
+// the engine's message had its own, in upper or lower case. The first
+// call of the function in the statement is taken; a name the statement
+// does not call (the call was in a view) stays in lower case.
+func spellAsWritten(err *error, query string) {
+	var se *mysql.SQLError
+	if !errors.As(*err, &se) || se.Num != erWrongParamCount {
+		return
+	}
+	const head = "native function '"
+	i := strings.Index(se.Message, head)
+	if i < 0 {
+		return
+	}
+	name := strings.TrimSuffix(se.Message[i+len(head):], "'")
+	written := strings.ToLower(name)
+	lower := strings.ToLower(query)
+	for at := 0; ; {
+		k := strings.Index(lower[at:], written)
+		if k < 0 {
+			break
+		}
+		k += at
+		before := k == 0 || !isIdentifierByte(lower[k-1])
+		after := strings.TrimLeft(lower[k+len(written):], " \t\r\n")
+		if before && strings.HasPrefix(after, "(") {
+			written = query[k : k+len(written)]
+			break
+		}
+		at = k + len(written)
+	}
+	out := *se
+	out.Message = se.Message[:i+len(head)] + written + "'"
+	*err = &out
+}
+
+func isIdentifierByte(b byte) bool {
+	return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+}
+
 // overflowingLiteral finds a numeric literal too large for a DOUBLE in
 // the engine's message for it, Go's own parse error, so that the client
 // gets MySQL's error 1367 naming the literal.
@@ -144,6 +205,10 @@ func sqlError(err error) error {
 	if lit, ok := overflowingLiteral(out.Message); ok {
 		out.Num, out.State = erIllegalValueForType, "22007"
 		out.Message = fmt.Sprintf("Illegal double '%s' value found during parsing", lit)
+	}
+	if name, ok := wrongParamCount(out.Message); ok && out.Num == mysql.ERUnknownError {
+		out.Num, out.State = erWrongParamCount, "42000"
+		out.Message = fmt.Sprintf("Incorrect parameter count in the call to native function '%s'", name)
 	}
 	if out.Num == mysql.ERUnknownError && strings.Contains(out.Message, context.Canceled.Error()) {
 		// KILL QUERY, or the server closing, cancelled the statement.
@@ -197,6 +262,7 @@ func (h *errorHandler) recovered(err *error) {
 }
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
+	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	if h.fast != nil {
@@ -208,6 +274,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
+	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	if h.fast != nil {
@@ -244,12 +311,14 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 }
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
+	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	return h.Handler.ComPrepare(ctx, c, query, p)
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
+	defer spellAsWritten(&err, p.PrepareStmt)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	if h.fast != nil {

@@ -19,7 +19,8 @@ import (
 // INSERT, MAKE_SET, EXPORT_SET, MAKEDATE, MAKETIME, SEC_TO_TIME,
 // PERIOD_ADD, PERIOD_DIFF, TO_SECONDS, UTC_DATE, UTC_TIME), two of its
 // own that failed on a NULL argument instead of returning NULL (WEEK,
-// STR_TO_DATE), its standard deviations and variances, typed wrong
+// STR_TO_DATE), CURDATE and CURRENT_DATE, which it typed as text (so
+// that CURDATE() + 0 was its year), its standard deviations and variances, typed wrong
 // (statistic), its functions of a DOUBLE that answered NULL for a result
 // out of range (finite), and its functions of a time of day, which read
 // a TIME wrong (onDuration). Each answers as MySQL does;
@@ -63,6 +64,8 @@ var mysqlFunctions = []sql.Function{
 		t := ctx.QueryTime().UTC()
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	}),
+	scalar("curdate", 0, 0, fixedType(types.Date), currentDate),
+	scalar("current_date", 0, 0, fixedType(types.Date), currentDate),
 	scalar("utc_time", 0, 1, fixedType(types.Time), func(ctx *sql.Context, _ []any) (any, error) {
 		t := ctx.QueryTime().UTC()
 		return timeValue(ctx, fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second()))
@@ -100,7 +103,10 @@ var mysqlFunctions = []sql.Function{
 // and its MICROSECOND refused any time that is not a date and time
 // ('12:00:00.123456'). A DATE, DATETIME or TIMESTAMP argument, or a string
 // that names a date, goes to the engine's function; a string that is
-// neither a time nor a date is NULL with a warning, as in MySQL.
+// neither a time nor a date is NULL with a warning, as in MySQL. A
+// number is a time written hhmmss.ffffff (numberAsDuration), which the
+// engine refused, and so is a string that gives days first ('1
+// 10:00:00.3' is 34 hours; dayForm).
 func onDuration(name string, build func(sql.Expression) sql.Expression, of func(us int64) int64) sql.Function {
 	return sql.Function1{Name: name, Fn: func(e sql.Expression) sql.Expression {
 		return &durationFunc{Expression: build(e), of: of}
@@ -119,18 +125,29 @@ func (d *durationFunc) Type() sql.Type { return types.Int64 }
 func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	arg := d.Children()[0]
 	t := arg.Type()
-	if !types.IsTimespan(t) && !types.IsText(t) {
+	if !types.IsTimespan(t) && !types.IsText(t) && !types.IsNumber(t) {
 		return d.engine(ctx, row)
 	}
 	v, err := arg.Eval(ctx, row)
 	if err != nil || v == nil {
 		return nil, err
 	}
+	if types.IsNumber(t) {
+		us, ok := numberAsDuration(ctx, v)
+		if !ok {
+			return nil, nil
+		}
+		return d.of(us), nil
+	}
 	if s, ok := v.(string); ok && strings.Contains(strings.TrimPrefix(strings.TrimSpace(s), "-"), "-") {
 		return d.engine(ctx, row) // a date and time
 	}
+	orig := v
+	if s, ok := v.(string); ok {
+		v = dayForm(ctx, s)
+	}
 	ts, err := types.Time.ConvertToTimespan(v)
-	if err != nil {
+	if v = orig; err != nil {
 		if _, isDate := timeOf(ctx, v); !isDate {
 			ctx.Warn(erTruncatedWrongValue, "Incorrect time value: '%v'", v)
 			return nil, nil
@@ -158,6 +175,75 @@ func (d *durationFunc) WithChildren(children ...sql.Expression) (sql.Expression,
 
 func (d *durationFunc) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
 	return sql.Collation_binary, 5
+}
+
+// maxTimeHours is the most hours a TIME holds, 838:59:59.
+const maxTimeHours = 838
+
+// numberAsDuration reads a number as MySQL reads one where it wants a
+// TIME: hhmmss with up to six decimals of a second (123456.75 is
+// 12:34:56.75), or, from 10^10 on, a date and time YYYYMMDDhhmmss whose
+// time of day it is. ok is false, with warning 1292, for minutes or
+// seconds past 59; a time past 838:59:59 is that, with the warning.
+func numberAsDuration(ctx *sql.Context, v any) (us int64, ok bool) {
+	n, err := decimalOf(ctx, v)
+	if err != nil {
+		ctx.Warn(erTruncatedWrongValue, "Incorrect time value: '%v'", v)
+		return 0, false
+	}
+	sign := int64(1)
+	if n.Sign() < 0 {
+		sign, n = -1, n.Neg()
+	}
+	whole := n.Truncate(0)
+	frac := n.Sub(whole).Shift(6).IntPart()
+	hms := whole.IntPart()
+	if !whole.LessThan(decimal.New(1, 10)) {
+		hms = whole.Mod(decimal.New(1, 6)).IntPart() // the time of YYYYMMDDhhmmss
+	}
+	h, m, sec := hms/10000, hms/100%100, hms%100
+	switch {
+	case m > 59 || sec > 59:
+		ctx.Warn(erTruncatedWrongValue, "Incorrect time value: '%v'", v)
+		return 0, false
+	case h > maxTimeHours:
+		ctx.Warn(erTruncatedWrongValue, "Truncated incorrect time value: '%v'", v)
+		h, m, sec, frac = maxTimeHours, 59, 59, 0
+	}
+	return sign * ((h*3600+m*60+sec)*1_000_000 + frac), true
+}
+
+// dayForm writes a time given as days and a time of day, D hh:mm:ss.ff,
+// D hh:mm or D hh, as hours, minutes and seconds, which the engine
+// reads ('1 10:00:00.3' is 34:00:00.3), and one past 838 hours as
+// 838:59:59 with warning 1292; any other string as it is.
+func dayForm(ctx *sql.Context, s string) string {
+	t := strings.TrimSpace(s)
+	sign := ""
+	if strings.HasPrefix(t, "-") {
+		sign, t = "-", t[1:]
+	}
+	days, clock, ok := strings.Cut(t, " ")
+	if !ok || days == "" || digitsAt(days, 0) != len(days) {
+		return s
+	}
+	parts := strings.SplitN(strings.TrimSpace(clock), ":", 3)
+	if digitsAt(parts[0], 0) != len(parts[0]) || parts[0] == "" {
+		return s
+	}
+	d, err1 := strconv.ParseInt(days, 10, 32)
+	h, err2 := strconv.ParseInt(parts[0], 10, 32)
+	if err1 != nil || err2 != nil {
+		return s
+	}
+	if d*24+h > maxTimeHours {
+		ctx.Warn(erTruncatedWrongValue, "Truncated incorrect time value: '%s'", s)
+		return sign + "838:59:59"
+	}
+	for len(parts) < 3 {
+		parts = append(parts, "00")
+	}
+	return fmt.Sprintf("%s%d:%s:%s", sign, d*24+h, parts[1], parts[2])
 }
 
 func abs64(x int64) int64 {
@@ -535,6 +621,21 @@ func makeTime(ctx *sql.Context, v []any) (any, error) {
 		sign, h = "-", -h
 	}
 	return timeValue(ctx, fmt.Sprintf("%s%d:%02d:%s", sign, h, m, secondsText(s)))
+}
+
+// currentDate is CURDATE(): the date of NOW(), in the session's time
+// zone as NOW() is (the engine's took the server's).
+func currentDate(ctx *sql.Context, _ []any) (any, error) {
+	now, err := function.NewNow()
+	if err != nil {
+		return nil, err
+	}
+	v, err := now.Eval(ctx, nil)
+	t, ok := v.(time.Time)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 }
 
 // secToTime is SEC_TO_TIME(seconds), clamped to TIME's range as MySQL

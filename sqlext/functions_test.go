@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestMySQLFunctions checks the functions the server adds to the engine's
 // and the two it makes NULL-safe; the answers are MariaDB 10.11's to the
@@ -37,4 +40,50 @@ func TestMySQLFunctions(t *testing.T) {
 		"SELECT TIME_TO_SEC(t), HOUR(t), MINUTE(t), SECOND(t), HOUR(at), SECOND('abc') FROM d ORDER BY id":                                                          "3661,1,1,1,11,NULL;-5,0,0,5,NULL,NULL;3020399,838,59,59,NULL,NULL;NULL,NULL,NULL,NULL,NULL,NULL",
 		"SELECT MICROSECOND(TIMESTAMP '2024-01-01 10:00:00.000007'), MICROSECOND(NULL), MICROSECOND('abc'), MICROSECOND(t) FROM d WHERE id = 1":                     "7,NULL,NULL,0",
 	})
+}
+
+// TestWrongParameterCount: a call of a built-in function with too many or
+// too few arguments fails with MySQL's error 1582 naming the function as
+// the statement spells it, prepared or not (MariaDB 10.11's answers).
+func TestWrongParameterCount(t *testing.T) {
+	_, _, db := serve(t)
+	for q, name := range map[string]string{
+		"SELECT pow(2)":                    "pow",
+		"SELECT POWER(1, 2, 3)":            "POWER",
+		"SELECT 1 + Abs ()":                "Abs",
+		"SELECT DATE_FORMAT('2024-01-01')": "DATE_FORMAT",
+		"SELECT absolute, abs(1, 2) FROM (SELECT 1 absolute) x": "abs",
+	} {
+		_, err := db.Exec(q)
+		wantMySQLError(t, err, 1582, "42000")
+		if want := "Incorrect parameter count in the call to native function '" + name + "'"; !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", q, err, want)
+		}
+	}
+	_, err := db.Query("SELECT Sqrt(?, ?)", 1, 2) // prepared
+	wantMySQLError(t, err, 1582, "42000")
+	if !strings.Contains(err.Error(), "'Sqrt'") {
+		t.Errorf("prepared: %v", err)
+	}
+}
+
+// TestTimePartsOfNumbersAndDays: HOUR, MINUTE, SECOND, MICROSECOND and
+// TIME_TO_SEC read a number as a time hhmmss.ffffff (a date and time
+// from 10^10 on), and a string that gives days first, as MySQL does;
+// minutes or seconds past 59 are NULL and a time past 838:59:59 is that,
+// each with warning 1292. The answers are MariaDB 10.11's.
+func TestTimePartsOfNumbersAndDays(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	wantAnswers(t, db, "time parts", map[string]string{
+		"SELECT SECOND(123456.75), MICROSECOND(123456.75), HOUR(123456.75), MINUTE(123456), TIME_TO_SEC(123456)":             "56,750000,12,34,45296",
+		"SELECT SECOND(3456), HOUR(-123456), TIME_TO_SEC(-10203), SECOND(123456.75e0), MICROSECOND(12.5), SECOND(0)":         "56,12,-3723,56,500000,0",
+		"SELECT SECOND(20240115102030), HOUR(20240115102030), MICROSECOND(20240115102030.5), HOUR(CAST(123456 AS UNSIGNED))": "30,10,500000,12",
+		"SELECT SECOND(1261), SECOND(123465), HOUR(8385959), HOUR(8395959)":                                                  "NULL,NULL,838,838",
+		"SELECT HOUR('1 10:00:00.3'), MICROSECOND('1 10:00:00.3'), TIME_TO_SEC('1 10:00:00'), HOUR('-1 10:00:00')":           "34,300000,122400,34",
+		"SELECT MINUTE('1 10:05'), HOUR('2 10'), HOUR('35 10:00:00'), MINUTE('1 10:61')":                                     "5,58,838,NULL",
+	})
+	wantWarnings(t, db, "SELECT SECOND(123456.75), HOUR('1 10:00:00')")
+	wantWarnings(t, db, "SELECT SECOND(1261), HOUR(8395959)",
+		"1292 Incorrect time value: '1261'", "1292 Truncated incorrect time value: '8395959'")
 }

@@ -69,8 +69,40 @@ func (r textReader) read(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 				return e, transform.SameTree, nil
 			}
 			return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression { return r.onEval(c) })
+		case sql.FunctionExpression:
+			return onDoubleArguments(x, r.asDouble)
 		}
 		return e, transform.SameTree, nil
+	})
+}
+
+// doubleArguments are the functions that read their arguments, or as
+// many of the first ones as given, as DOUBLEs. MySQL reads a string
+// argument by its numeric prefix with warning 1292 (POW('3x', 2) is 9,
+// SQRT('abc') is 0), where the engine's refused it (error 1366), read
+// it as 0 (FLOOR) or NULL (ABS), or dropped ROUND's decimals; and it
+// reads a date or time as a number (temporalNumberRule), where ABS(d)
+// was NULL.
+var doubleArguments = map[string]int{
+	"pow": 0, "power": 0, "sqrt": 0, "exp": 0, "ln": 0, "log": 0, "log2": 0, "log10": 0,
+	"sin": 0, "cos": 0, "tan": 0, "cot": 0, "asin": 0, "acos": 0, "atan": 0, "atan2": 0,
+	"degrees": 0, "radians": 0, "abs": 0, "sign": 0, "ceil": 0, "floor": 0,
+	"round": 1, "truncate": 1, "format": 1,
+}
+
+// onDoubleArguments gives a function of doubleArguments, in place of
+// each argument it reads as a DOUBLE, what replace returns for it (nil
+// keeps the argument).
+func onDoubleArguments(f sql.FunctionExpression, replace func(sql.Expression) sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	n, ok := doubleArguments[f.FunctionName()]
+	if !ok {
+		return f, transform.SameTree, nil
+	}
+	return replaceChildren(f, func(i int, c sql.Expression) sql.Expression {
+		if n > 0 && i >= n {
+			return nil
+		}
+		return replace(c)
 	})
 }
 
@@ -170,6 +202,16 @@ func (r textReader) onEval(e sql.Expression) sql.Expression {
 	return &numericPrefix{Expression: e, strict: r.strict}
 }
 
+// asDouble is a text or binary string argument of a function of
+// DOUBLEs read as one when it is evaluated, or nil for an argument that
+// is neither or is read already.
+func (r textReader) asDouble(e sql.Expression) sql.Expression {
+	if _, ok := e.(*numericPrefix); ok || !types.IsText(e.Type()) {
+		return nil
+	}
+	return &numericPrefix{Expression: e, strict: r.strict, double: true}
+}
+
 func warnTruncatedDouble(ctx *sql.Context, s string) {
 	ctx.Warn(erTruncatedWrongValue, "Truncated incorrect DOUBLE value: '%s'", s)
 }
@@ -185,10 +227,11 @@ func truncated(ctx *sql.Context, strict bool, typ, s string) error {
 }
 
 // numericPrefix is text read as a number: its numeric prefix, still as
-// text, which the engine reads exactly (numberPrefix).
+// text, which the engine reads exactly (numberPrefix), or as a DOUBLE.
 type numericPrefix struct {
 	sql.Expression
 	strict bool
+	double bool
 }
 
 var (
@@ -201,6 +244,9 @@ func (p *numericPrefix) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := v.([]byte); ok && p.double {
+		v = string(b)
+	}
 	s, ok := v.(string)
 	if !ok {
 		return v, nil
@@ -211,7 +257,26 @@ func (p *numericPrefix) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			return nil, err
 		}
 	}
-	return prefix, nil
+	if !p.double {
+		return prefix, nil
+	}
+	f, err := strconv.ParseFloat(prefix, 64)
+	if err != nil { // past DOUBLE's range: the largest DOUBLE of that sign
+		if whole {
+			if err := truncated(ctx, p.strict, "DOUBLE", s); err != nil {
+				return nil, err
+			}
+		}
+		return math.Copysign(math.MaxFloat64, f), nil
+	}
+	return f, nil
+}
+
+func (p *numericPrefix) Type() sql.Type {
+	if p.double {
+		return types.Float64
+	}
+	return p.Expression.Type()
 }
 
 func (p *numericPrefix) Children() []sql.Expression { return []sql.Expression{p.Expression} }
@@ -220,7 +285,7 @@ func (p *numericPrefix) WithChildren(children ...sql.Expression) (sql.Expression
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(p, len(children), 1)
 	}
-	return &numericPrefix{Expression: children[0], strict: p.strict}, nil
+	return &numericPrefix{Expression: children[0], strict: p.strict, double: p.double}, nil
 }
 
 func (p *numericPrefix) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {

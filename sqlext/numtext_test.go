@@ -105,3 +105,27 @@ func wantWarnings(t *testing.T, db *sql.DB, q string, want ...string) {
 		}
 	}
 }
+
+// TestNumericFunctionsOfText: a function of DOUBLEs reads a string
+// argument by its numeric prefix, with warning 1292 when it leaves
+// something out (an error in a strict statement that writes rows), and
+// a date as the number YYYYMMDD. The answers are MariaDB 10.11's, but
+// for FLOOR, CEIL and ROUND of a DATETIME or TIME, which MariaDB keeps
+// temporal and MySQL 8.0 makes a number, as here.
+func TestNumericFunctionsOfText(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE nf", "USE nf",
+		"CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), f DOUBLE, d DATE)",
+		"INSERT INTO t VALUES (1, '2.567kg', NULL, '2024-01-15'), (2, 'abc', NULL, NULL)")
+	wantAnswers(t, db, "functions of text", map[string]string{
+		"SELECT POW('abc', 2), POW('3x', 2), SQRT('4'), ABS('-3'), ROUND('2.567x', 1), FLOOR('1.5x'), CEIL('1.5x')":    "0,9,2,3,2.6,1,2",
+		"SELECT LOG(2, '8x'), LN('1x'), SIGN('-2x'), TRUNCATE('1.55x', 1), FORMAT('1234.5x', 1), ATAN2('0x', 1)":       "3,0,-1,1.5,1,234.5,0",
+		"SELECT DEGREES(CAST('1x' AS BINARY)) = DEGREES(1), POWER(2, '3 ')":                                            "1,8",
+		"SELECT id, ABS(s), FLOOR(s), POW(s, 2), SQRT(d) > 4000, ABS(d), FLOOR(d + INTERVAL 1 DAY) FROM t ORDER BY id": "1,2.567,2,6.589489000000001,1,20240115,20240116;2,0,0,0,NULL,NULL,NULL",
+	})
+	wantWarnings(t, db, "SELECT POW('abc', 2)", "1292 Truncated incorrect DOUBLE value: 'abc'")
+	wantWarnings(t, db, "SELECT SQRT('4'), ABS(' -3 ')")
+	mustExec(t, db, "SET sql_mode = 'STRICT_TRANS_TABLES'")
+	wantRefused(t, db, refusal{"UPDATE t SET f = SQRT('4x') WHERE id = 1", 1292})
+}

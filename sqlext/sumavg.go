@@ -30,7 +30,7 @@ import (
 //
 // A query that reads the aggregate through a derived table or a view
 // sees it through columns of that table, typed DOUBLE by the planner
-// too: their values are exact, their type stays DOUBLE.
+// too, which derivedTypeRule retypes.
 //
 // It runs for every statement (onEveryStatement), after the engine's
 // rules, as the plan is final (analyzer.go says in which order).
@@ -59,22 +59,32 @@ func exactSums(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, 
 	if err != nil || len(typed) == 0 {
 		return n, same, err
 	}
+	out, retypedSame, err := retypeReferences(n, typed)
+	if same == transform.NewTree {
+		retypedSame = transform.NewTree
+	}
+	return out, retypedSame, err
+}
+
+// retypeReferences gives each reference in n's expressions to a column
+// of typed the type typed has for it.
+func retypeReferences(n sql.Node, typed map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		gf, ok := e.(*expression.GetField)
 		if !ok || gf.IsQuotedIdentifier() {
 			return e, transform.SameTree, nil
 		}
 		t, ok := typed[gf.Id()]
-		if !ok || t == gf.Type() {
+		if !ok || t.Equals(gf.Type()) {
 			return e, transform.SameTree, nil
 		}
 		return retyped(gf, t), transform.NewTree, nil
 	})
 }
 
-// retyped is a reference to an exactAggregate's result, which the
-// planner typed DOUBLE, with the aggregate's type: a GetField still,
-// which the engine's later rules recognise (they renumber them).
+// retyped is a reference to a column, which the planner typed when it
+// planned the query, with the type t the column has now: a GetField
+// still, which the engine's later rules recognise (they renumber them).
 func retyped(gf *expression.GetField, t sql.Type) sql.Expression {
 	out := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), t, gf.Database(), gf.Table(), gf.Name(), gf.IsNullable())
 	return out.WithId(gf.Id()).(sql.Expression)

@@ -42,3 +42,30 @@ func TestSumAndAvgAreExactDecimals(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedTablesKeepTheirTypes: a derived table, a view or a common
+// table expression shows its columns with the types its query gives
+// them, when a rule retyped them after planning: SUM and AVG as exact
+// DECIMALs, a DATE plus days as a DATE. The answers are MariaDB 10.11's.
+func TestDerivedTablesKeepTheirTypes(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	mustExecAll(t, db, "CREATE DATABASE dt", "USE dt",
+		"CREATE TABLE t (id INT PRIMARY KEY, d DECIMAL(10,2), day DATE)",
+		"INSERT INTO t VALUES (1, 10.25, '2024-01-15'), (2, 5.25, '2024-02-29')",
+		"CREATE VIEW sums AS SELECT SUM(d) s, AVG(id) a FROM t",
+		"CREATE VIEW days AS SELECT id, day + INTERVAL 1 DAY later FROM t")
+	cases := []typedAnswer{
+		{"SELECT * FROM (SELECT SUM(d) s, AVG(d) a, SUM(id) n FROM t) q", "15.50,7.750000,3", "DECIMAL(32,2) DECIMAL(14,6) DECIMAL(32,0)"},
+		// The precision of arithmetic over a DECIMAL is one digit short of
+		// MariaDB's, derived table or not (DECIMAL(33,2) and (15,6)).
+		{"SELECT s + 1, a * 2 FROM (SELECT SUM(d) s, AVG(d) a FROM t) q", "16.50,15.500000", ""},
+		{"SELECT * FROM sums", "15.50,1.5000", "DECIMAL(32,2) DECIMAL(14,4)"},
+		{"WITH c AS (SELECT SUM(d) s FROM t) SELECT s FROM c", "15.50", "DECIMAL(32,2)"},
+		{"SELECT * FROM (SELECT * FROM (SELECT SUM(d) s FROM t) a) b", "15.50", "DECIMAL(32,2)"},
+		{"SELECT q.s FROM t JOIN (SELECT id, SUM(d) s FROM t GROUP BY id) q ON q.id = t.id ORDER BY t.id", "10.25;5.25", "DECIMAL(32,2)"},
+		{"SELECT later FROM days ORDER BY id", "2024-01-16;2024-03-01", "DATE"},
+		{"SELECT x FROM (SELECT day - INTERVAL 1 HOUR x FROM t) q ORDER BY x", "2024-01-14 23:00:00;2024-02-28 23:00:00", "DATETIME(0)"},
+	}
+	wantTypedAnswers(t, db, cases)
+}

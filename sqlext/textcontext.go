@@ -41,9 +41,26 @@ var choiceFunctions = map[string]bool{
 }
 
 func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	n, insSame, err := transform.Node(n, datesInsertedAsText)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	out, same, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		firstOnly, dates := false, true
 		switch x := e.(type) {
+		case *expression.SetField:
+			// UPDATE t SET s = CURDATE() stores the date as text.
+			if types.IsText(x.Left().Type()) && types.IsDateType(x.Right().Type()) {
+				return expression.NewSetField(x.Left(), &asText{Expression: x.Right()}), transform.NewTree, nil
+			}
+			return e, transform.SameTree, nil
+		case *sql.ColumnDefaultValue:
+			// So does a text column's DEFAULT (CURDATE()).
+			if x != nil && x.OutType != nil && types.IsText(x.OutType) && types.IsDateType(x.Expr.Type()) {
+				out, err := x.WithChildren(&asText{Expression: x.Expr})
+				return out, transform.NewTree, err
+			}
+			return e, transform.SameTree, nil
 		case *expression.Like:
 			firstOnly = true // the pattern is text already
 		case *expression.Convert:
@@ -69,6 +86,68 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			return nil
 		})
 	})
+	if insSame == transform.NewTree {
+		same = transform.NewTree
+	}
+	return out, same, err
+}
+
+// datesInsertedAsText: INSERT ... VALUES of a DATE into a text column
+// stores the date as text, 2024-01-15, where the engine wrote any
+// time.Time it stored in text as a DATETIME, 2024-01-15 00:00:00. (The
+// rows of INSERT ... SELECT still are.)
+func datesInsertedAsText(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	ins, ok := n.(*plan.InsertInto)
+	if !ok || ins.Source == nil {
+		return n, transform.SameTree, nil
+	}
+	schema := ins.Destination.Schema()
+	text := make([]bool, len(ins.ColumnNames))
+	for j, name := range ins.ColumnNames {
+		if i := schema.IndexOfColName(name); i >= 0 {
+			text[j] = types.IsText(schema[i].Type)
+		}
+	}
+	src, same, err := transform.Node(ins.Source, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		v, ok := c.(*plan.Values)
+		if !ok {
+			return c, transform.SameTree, nil
+		}
+		same := transform.SameTree
+		tuples := make([][]sql.Expression, len(v.ExpressionTuples))
+		for r, tuple := range v.ExpressionTuples {
+			var changed bool
+			if tuples[r], changed = datesAsText(tuple, text); changed {
+				same = transform.NewTree
+			}
+		}
+		if same == transform.SameTree {
+			return c, same, nil
+		}
+		out := *v
+		out.ExpressionTuples = tuples
+		return &out, same, nil
+	})
+	if err != nil || same == transform.SameTree {
+		return n, transform.SameTree, err
+	}
+	return ins.WithSource(src), transform.NewTree, nil
+}
+
+// datesAsText is a row of values with each DATE bound for a text column
+// (text[j]) written as text, and whether there was one.
+func datesAsText(row []sql.Expression, text []bool) ([]sql.Expression, bool) {
+	out := row
+	for j, e := range row {
+		if j >= len(text) || !text[j] || !types.IsDateType(e.Type()) {
+			continue
+		}
+		if &out[0] == &row[0] {
+			out = append([]sql.Expression(nil), row...)
+		}
+		out[j] = &asText{Expression: e}
+	}
+	return out, &out[0] != &row[0]
 }
 
 // replaceChildren gives e the children that replace returns for each of
