@@ -148,8 +148,12 @@ func spellAsWritten(err *error, query string) {
 	if i < 0 {
 		return
 	}
-	name := strings.TrimSuffix(se.Message[i+len(head):], "'")
-	written := strings.ToLower(name)
+	rest := se.Message[i+len(head):]
+	end := strings.IndexByte(rest, '\'')
+	if end < 0 {
+		return
+	}
+	written := strings.ToLower(rest[:end])
 	lower := strings.ToLower(query)
 	for at := 0; ; {
 		k := strings.Index(lower[at:], written)
@@ -166,7 +170,7 @@ func spellAsWritten(err *error, query string) {
 		at = k + len(written)
 	}
 	out := *se
-	out.Message = se.Message[:i+len(head)] + written + "'"
+	out.Message = se.Message[:i+len(head)] + written + rest[end:]
 	*err = &out
 }
 
