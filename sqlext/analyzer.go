@@ -17,14 +17,15 @@ type AnalyzerRule struct {
 // before the engine's own, the reading of text and of dates and times as
 // numbers, and the lending of a written table's database to its triggers;
 // after them, textRule, then exactSumRule, which retypes SUM and AVG,
-// before rangeRule fixes the types of the arithmetic over them, and last
-// the session's own database given back.
+// before numericRule and rangeRule fix the types of the arithmetic over
+// them, and last the session's own database given back.
 func init() {
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(exactSumRule, exactSums)
+	onEveryStatement(numericRule, numericOperations)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
