@@ -72,6 +72,8 @@ var mysqlFunctions = []sql.Function{
 	finite("exp", 1, func(x, _ float64) float64 { return math.Exp(x) }),
 	finite("degrees", 1, func(x, _ float64) float64 { return x * (180 / math.Pi) }),
 	finite("cot", 1, func(x, _ float64) float64 { return 1 / math.Tan(x) }),
+	minMaxFunction("greatest", true, function.NewGreatest), // numfuncs.go
+	minMaxFunction("least", false, function.NewLeast),
 	statistic("std", aggregation.NewStdDevPop),
 	statistic("stddev", aggregation.NewStdDevPop),
 	statistic("stddev_pop", aggregation.NewStdDevPop),
