@@ -22,7 +22,9 @@ import (
 // STR_TO_DATE), its standard deviations and variances, typed wrong
 // (statistic), its functions of a DOUBLE that answered NULL for a result
 // out of range (finite), and its functions of a time of day, which read
-// a TIME wrong (onDuration). Each answers as MySQL does;
+// a TIME wrong (onDuration), and its functions of numbers, which typed
+// and read their arguments otherwise than MySQL does (numfuncs.go). Each
+// answers as MySQL does;
 // TestMySQLFunctions holds them to MariaDB's answers.
 var mysqlFunctions = []sql.Function{
 	assignFunction, // @v := expr (assign.go)
@@ -74,6 +76,11 @@ var mysqlFunctions = []sql.Function{
 	finite("cot", 1, func(x, _ float64) float64 { return 1 / math.Tan(x) }),
 	minMaxFunction("greatest", true, function.NewGreatest), // numfuncs.go
 	minMaxFunction("least", false, function.NewLeast),
+	numericFunction("abs", 1, 1, engine1("ABS", function.NewAbsVal), sameKindType(sameDecimal), absValue),
+	numericFunction("floor", 1, 1, engine1("FLOOR", function.NewFloor), wholeType, toWhole(false)),
+	numericFunction("ceil", 1, 1, engine1("CEIL", function.NewCeil), wholeType, toWhole(true)),
+	numericFunction("ceiling", 1, 1, engine1("CEILING", function.NewCeil), wholeType, toWhole(true)),
+	numericFunction("round", 1, 2, function.NewRound, roundType, roundNumber),
 	statistic("std", aggregation.NewStdDevPop),
 	statistic("stddev", aggregation.NewStdDevPop),
 	statistic("stddev_pop", aggregation.NewStdDevPop),

@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -311,7 +312,7 @@ func divisionByZero(ctx *sql.Context) (any, error) {
 
 // intResult is an exact integer result as a BIGINT UNSIGNED or a BIGINT,
 // or error 1690 naming e when it does not fit.
-func intResult(v wide, unsigned bool, e sql.Expression) (any, error) {
+func intResult(v wide, unsigned bool, e fmt.Stringer) (any, error) {
 	if unsigned {
 		if !v.neg || v.mag == 0 {
 			return v.mag, nil

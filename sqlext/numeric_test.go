@@ -54,3 +54,18 @@ func TestGreatestLeastOfNumbers(t *testing.T) {
 		"SELECT GREATEST(u, 5), LEAST(i, -1), GREATEST(1, NULL) FROM nm.t WHERE id = 4":                    "18446744073709551615,-1,NULL",
 	})
 }
+
+// TestNumericFunctionsOfText: ABS, FLOOR, CEIL and ROUND read text by its
+// numeric prefix, keep a DOUBLE a DOUBLE and an exact number exact.
+func TestNumericFunctionsOfText(t *testing.T) {
+	db := numericTable(t)
+	wantAnswers(t, db, "numeric functions", map[string]string{
+		"SELECT ABS('3'), 10 + ABS('3'), FLOOR('2x'), CEIL('2.5x'), ROUND('2x', 1), SIGN('-2x')":              "3,13,2,3,2,-1",
+		"SELECT ABS(d), ABS(i), CEIL(d), FLOOR(d), ROUND(d), ROUND(d, 1), ROUND(d, 3) FROM nm.t WHERE id = 2": "0.75,3,0,-1,-1,-0.8,-0.750",
+		"SELECT ROUND(d, -1), ROUND(d, id), ROUND(i, -1) FROM nm.t WHERE id = 5":                              "0,0.01,2147483650",
+		"SELECT CEIL(f) = 1e20, FLOOR(f) = 1e20, FLOOR(-f) = -1e20 FROM nm.t WHERE id = 4":                    "1,1,1",
+		"SELECT ROUND(u, 1), ROUND(u, -1), ROUND(u) FROM nm.t WHERE id = 4":                                   "18446744073709551615,18446744073709551620,18446744073709551615",
+		"SELECT ROUND(2.5e0), ROUND(-2.5), ROUND(f, 1), ROUND(d, NULL) FROM nm.t WHERE id = 5":                "2,-3,3.1,NULL",
+	})
+	wantRefused(t, db, refusal{"SELECT ABS(-9223372036854775808)", 1690})
+}

@@ -1,8 +1,13 @@
 package sqlext
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
 )
 
 // mergedNumber is the type MySQL gives a result that is one of several
@@ -197,4 +202,238 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// numericFunction is a MySQL function of a number typed and computed as
+// MySQL has it for an integer, a DECIMAL, a DOUBLE or text (read by its
+// numeric prefix as a DOUBLE, with warning 1292); an argument of another
+// type (a date) goes to the engine's function. eval sees the result's
+// type.
+func numericFunction(name string, minArgs, maxArgs int, engine func(...sql.Expression) (sql.Expression, error), typeOf func([]sql.Expression) sql.Type, eval func(ctx *sql.Context, typ sql.Type, v []any) (any, error)) sql.Function {
+	fn := scalar(name, minArgs, maxArgs, typeOf, nil)
+	return sql.FunctionN{Name: name, Fn: func(args ...sql.Expression) (sql.Expression, error) {
+		if len(args) > 0 && !numericOperand(args[0].Type()) && !deferred(args[:1]) {
+			return engine(args...)
+		}
+		e, err := fn.Fn(args...)
+		if err != nil {
+			return nil, err
+		}
+		return typedFunc{eval: eval}.bind(e.(*scalarFunc)), nil
+	}}
+}
+
+// typedFunc is a scalarFunc whose evaluation sees its result's type.
+type typedFunc struct {
+	*scalarFunc
+	eval func(ctx *sql.Context, typ sql.Type, v []any) (any, error)
+}
+
+// bind is t over f, f's evaluation given f's type.
+func (t typedFunc) bind(f *scalarFunc) *typedFunc {
+	f.eval = func(ctx *sql.Context, v []any) (any, error) { return t.eval(ctx, f.typ, v) }
+	return &typedFunc{scalarFunc: f, eval: t.eval}
+}
+
+func (t *typedFunc) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := t.scalarFunc.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return t.bind(e.(*scalarFunc)), nil
+}
+
+// engine1 is an engine function of one argument as one of any number.
+func engine1(name string, build func(sql.Expression) sql.Expression) func(...sql.Expression) (sql.Expression, error) {
+	return func(args ...sql.Expression) (sql.Expression, error) {
+		if len(args) != 1 {
+			return nil, sql.ErrInvalidArgumentNumber.New(name, 1, len(args))
+		}
+		return build(args[0]), nil
+	}
+}
+
+// numberOf is a value as arithmetic reads it: text as a DOUBLE
+// (doubleOf), a float as a float64, anything else as it is.
+func numberOf(ctx *sql.Context, v any) (any, error) {
+	switch x := v.(type) {
+	case string, []byte:
+		return doubleOf(ctx, v)
+	case float32:
+		return float64(x), nil
+	}
+	return v, nil
+}
+
+// sameKindType is the type of a function whose result is a number of its
+// argument's kind: an integer as a BIGINT (UNSIGNED when it is), a
+// DECIMAL as decimal gives it, a float or text as a DOUBLE.
+func sameKindType(decimal func(whole, scale int) sql.Type) func([]sql.Expression) sql.Type {
+	return func(args []sql.Expression) sql.Type {
+		t := args[0].Type()
+		switch {
+		case types.IsInteger(t) && types.IsUnsigned(t):
+			return types.Uint64
+		case types.IsInteger(t):
+			return types.Int64
+		case types.IsDecimal(t):
+			return decimal(digitsOf(t))
+		}
+		return types.Float64
+	}
+}
+
+// call is a function call as an error message names it: abs(-9).
+type call struct {
+	name string
+	arg  any
+}
+
+func (c call) String() string { return fmt.Sprintf("%s(%v)", c.name, c.arg) }
+
+// sameDecimal is a DECIMAL's own type, for sameKindType.
+func sameDecimal(whole, scale int) sql.Type { return decimalType(whole+scale, scale) }
+
+// absValue is ABS(x); ABS(-9223372036854775808) is out of BIGINT's range
+// (error 1690).
+func absValue(ctx *sql.Context, typ sql.Type, v []any) (any, error) {
+	x, err := numberOf(ctx, v[0])
+	if err != nil {
+		return nil, err
+	}
+	switch n := x.(type) {
+	case float64:
+		return math.Abs(n), nil
+	case decimal.Decimal:
+		if dt, ok := typ.(sql.DecimalType); ok {
+			return n.Abs().Round(int32(dt.Scale())), nil
+		}
+		return n.Abs(), nil
+	}
+	w, ok := wideOf(x)
+	if !ok {
+		return float64Of(x)
+	}
+	_, unsigned := x.(uint64)
+	return intResult(wide{mag: w.mag}, unsigned, call{"abs", x})
+}
+
+// toWhole is FLOOR(x) (up false) or CEIL(x): an integer stays as it
+// is, a DECIMAL becomes a BIGINT where it fits (wholeType), a DOUBLE
+// stays a DOUBLE, however large (CEIL(1e20) is 1e20).
+func toWhole(up bool) func(*sql.Context, sql.Type, []any) (any, error) {
+	return func(ctx *sql.Context, typ sql.Type, v []any) (any, error) {
+		x, err := numberOf(ctx, v[0])
+		if err != nil {
+			return nil, err
+		}
+		switch n := x.(type) {
+		case float64:
+			if up {
+				return math.Ceil(n) + 0, nil // + 0: no negative zero
+			}
+			return math.Floor(n), nil
+		case decimal.Decimal:
+			r := n.Floor()
+			if up {
+				r = n.Ceil()
+			}
+			if types.IsInteger(typ) {
+				return r.IntPart(), nil
+			}
+			return r, nil
+		}
+		return x, nil
+	}
+}
+
+// wholeType is FLOOR's and CEIL's type: for a DECIMAL, a BIGINT when its
+// integer digits fit one, a DECIMAL with no decimals otherwise.
+var wholeType = sameKindType(func(whole, _ int) sql.Type {
+	if whole <= 18 {
+		return types.Int64
+	}
+	return decimalType(whole+1, 0)
+})
+
+// roundType is ROUND(x, d)'s type: an integer stays one when d is a
+// constant that is not negative, and becomes a DECIMAL otherwise, which
+// rounding up may need (ROUND(18446744073709551615, -1)); a DECIMAL
+// takes d decimals when d is a constant (ROUND(12.50, 3) is 12.500) and
+// keeps its own otherwise; a float or text is a DOUBLE.
+func roundType(args []sql.Expression) sql.Type {
+	d, constant := int64(0), true
+	if len(args) > 1 {
+		d, constant = literalInt(args[1])
+	}
+	t := args[0].Type()
+	switch {
+	case types.IsInteger(t) && constant && d >= 0:
+		return sameKindType(nil)(args)
+	case types.IsInteger(t), types.IsDecimal(t):
+		whole, scale := digitsOf(t)
+		if constant {
+			scale = int(d)
+		}
+		return decimalType(whole+1+max(scale, 0), scale)
+	}
+	return types.Float64
+}
+
+// literalInt is the value of a constant integer argument; false for an
+// argument that is not one.
+func literalInt(e sql.Expression) (int64, bool) {
+	lit, ok := e.(*expression.Literal)
+	if !ok || lit.Value() == nil {
+		return 0, false
+	}
+	n, err := int64Of(lit.Value())
+	return n, err == nil
+}
+
+// roundNumber is ROUND(x[, d]): exact numbers rounded half away from
+// zero, a DOUBLE half to even as MySQL's rint does (ROUND(2.5e0) is 2).
+// A result that is a DECIMAL shows the decimals its type gives it.
+func roundNumber(ctx *sql.Context, typ sql.Type, v []any) (any, error) {
+	d := int64(0)
+	if len(v) > 1 {
+		var err error
+		if d, err = int64Of(v[1]); err != nil {
+			return nil, err
+		}
+	}
+	d = min(max(d, -80), 80)
+	x, err := numberOf(ctx, v[0])
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := x.(float64); ok {
+		return roundDouble(f, d), nil
+	}
+	dt, ok := typ.(sql.DecimalType)
+	if !ok {
+		return x, nil // an integer rounded to decimals is itself
+	}
+	n, err := decimalOf(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	return n.Round(int32(d)).Round(int32(dt.Scale())), nil
+}
+
+// roundDouble rounds f to d decimals (to a multiple of 10^-d when d is
+// negative) half to even, leaving f as it is where the scaling leaves
+// DOUBLE's range, as MySQL's my_double_round does.
+func roundDouble(f float64, d int64) float64 {
+	p := math.Pow(10, math.Abs(float64(d)))
+	if d < 0 {
+		if math.IsInf(p, 0) {
+			return 0
+		}
+		return math.RoundToEven(f/p)*p + 0
+	}
+	if math.IsInf(f*p, 0) {
+		return f
+	}
+	return math.RoundToEven(f*p)/p + 0
 }
