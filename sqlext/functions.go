@@ -81,6 +81,7 @@ var mysqlFunctions = []sql.Function{
 	numericFunction("ceil", 1, 1, engine1("CEIL", function.NewCeil), wholeType, toWhole(true)),
 	numericFunction("ceiling", 1, 1, engine1("CEILING", function.NewCeil), wholeType, toWhole(true)),
 	numericFunction("round", 1, 2, function.NewRound, roundType, roundNumber),
+	numericFunction("sign", 1, 1, engine1("SIGN", function.NewSign), fixedType(types.Int64), signValue),
 	statistic("std", aggregation.NewStdDevPop),
 	statistic("stddev", aggregation.NewStdDevPop),
 	statistic("stddev_pop", aggregation.NewStdDevPop),

@@ -69,3 +69,13 @@ func TestNumericFunctionsOfText(t *testing.T) {
 	})
 	wantRefused(t, db, refusal{"SELECT ABS(-9223372036854775808)", 1690})
 }
+
+// TestSignOfExactNumbers: SIGN of a DECIMAL, a DOUBLE and text is the
+// number's sign (the engine's gave SIGN(0.01) and SIGN(-0.001e0) as 0).
+func TestSignOfExactNumbers(t *testing.T) {
+	db := numericTable(t)
+	wantAnswers(t, db, "sign", map[string]string{
+		"SELECT SIGN(0.01), SIGN(-0.5), SIGN(0.0), SIGN('-2x'), SIGN(NULL)":              "1,-1,0,-1,NULL",
+		"SELECT SIGN(d), SIGN(10 % d), SIGN(f), SIGN(u), SIGN(i) FROM nm.t WHERE id = 2": "-1,1,-1,0,-1",
+	})
+}

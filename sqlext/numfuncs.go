@@ -318,6 +318,25 @@ func absValue(ctx *sql.Context, typ sql.Type, v []any) (any, error) {
 	return intResult(wide{mag: w.mag}, unsigned, call{"abs", x})
 }
 
+// signValue is SIGN(x): -1, 0 or 1.
+func signValue(ctx *sql.Context, _ sql.Type, v []any) (any, error) {
+	x, err := numberOf(ctx, v[0])
+	if err != nil {
+		return nil, err
+	}
+	switch n := x.(type) {
+	case float64:
+		return int64(cmpFloat(n, 0)), nil
+	case decimal.Decimal:
+		return int64(n.Sign()), nil
+	}
+	w, ok := wideOf(x)
+	if !ok {
+		return nil, nil
+	}
+	return int64(w.cmp(wide{})), nil
+}
+
 // toWhole is FLOOR(x) (up false) or CEIL(x): an integer stays as it
 // is, a DECIMAL becomes a BIGINT where it fits (wholeType), a DOUBLE
 // stays a DOUBLE, however large (CEIL(1e20) is 1e20).
