@@ -23,7 +23,7 @@ import (
 // CAST to text, and of the string functions that read it as text, to
 // them behind decimalText, which writes it with its type's scale. It also
 // takes over x % y (modulo), which the engine typed from whatever it
-// found anywhere below it.
+// found anywhere below it, and x DIV y (intDiv), which it rounded.
 //
 // It runs for every statement (onEveryStatement), after exactSumRule has
 // typed SUM and AVG, as the types it reads are final then.
@@ -50,6 +50,11 @@ func numericOperations(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 		case *expression.Mod:
 			if m := newModulo(x); m != nil {
 				return m, transform.NewTree, nil
+			}
+			return e, transform.SameTree, nil
+		case *expression.IntDiv:
+			if d := newIntDiv(x); d != nil {
+				return d, transform.NewTree, nil
 			}
 			return e, transform.SameTree, nil
 		case *expression.Convert:
@@ -301,6 +306,87 @@ func twoDoubles(ctx *sql.Context, lv, rv any) (l, r float64, err error) {
 		r, err = doubleOf(ctx, rv)
 	}
 	return l, r, err
+}
+
+// intDiv is x DIV y as MySQL computes it: the quotient truncated toward
+// zero, of integers exactly, of anything else as DECIMALs (a DOUBLE or
+// text made one), a BIGINT, UNSIGNED when either operand is; a quotient
+// out of that range is error 1690, and y = 0 gives NULL with warning
+// 1365. The engine rounded a DECIMAL quotient (99999999.99 DIV 1000 was
+// 100000, '3' DIV (2.5 - 7) -1), and reported a quotient out of range as
+// error 1264.
+type intDiv struct {
+	*expression.IntDiv
+	unsigned bool
+}
+
+var (
+	_ sql.Expression         = (*intDiv)(nil)
+	_ sql.CollationCoercible = (*intDiv)(nil)
+)
+
+// newIntDiv is d computed as MySQL computes it, or nil for operands it
+// leaves to the engine (dates and times, and types not known yet).
+func newIntDiv(d *expression.IntDiv) *intDiv {
+	l, r := d.Left().Type(), d.Right().Type()
+	if !numericOperand(l) || !numericOperand(r) {
+		return nil
+	}
+	return &intDiv{IntDiv: d, unsigned: types.IsUnsigned(l) || types.IsUnsigned(r)}
+}
+
+func (d *intDiv) Type() sql.Type {
+	if d.unsigned {
+		return types.Uint64
+	}
+	return types.Int64
+}
+
+func (d *intDiv) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := d.IntDiv.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	if n := newIntDiv(e.(*expression.IntDiv)); n != nil {
+		return n, nil
+	}
+	return e, nil
+}
+
+func (d *intDiv) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (d *intDiv) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	lv, rv, err := operands(ctx, row, d.Left(), d.Right())
+	if err != nil || lv == nil {
+		return nil, err
+	}
+	l, lok := wideOf(lv)
+	r, rok := wideOf(rv)
+	if lok && rok {
+		if r.mag == 0 {
+			return divisionByZero(ctx)
+		}
+		q := wide{neg: l.neg != r.neg, mag: l.mag / r.mag}
+		q.neg = q.neg && q.mag != 0
+		return intResult(q, d.unsigned, d.IntDiv)
+	}
+	ld, rd, err := twoDecimals(ctx, lv, rv)
+	if err != nil {
+		return nil, err
+	}
+	if rd.IsZero() {
+		return divisionByZero(ctx)
+	}
+	q, _ := ld.QuoRem(rd, 0)
+	w := wide{neg: q.Sign() < 0, mag: math.MaxUint64}
+	if b := q.Abs().BigInt(); b.IsUint64() {
+		w.mag = b.Uint64()
+	} else {
+		w.neg = true // out of range either way
+	}
+	return intResult(w, d.unsigned, d.IntDiv)
 }
 
 // divisionByZero is the NULL of a division or modulo by zero, with

@@ -79,3 +79,23 @@ func TestSignOfExactNumbers(t *testing.T) {
 		"SELECT SIGN(d), SIGN(10 % d), SIGN(f), SIGN(u), SIGN(i) FROM nm.t WHERE id = 2": "-1,1,-1,0,-1",
 	})
 }
+
+// TestIntegerDivision: x DIV y truncates toward zero, through DECIMALs
+// when an operand is not an integer, and refuses a quotient out of
+// BIGINT's range with 1690.
+func TestIntegerDivision(t *testing.T) {
+	db := numericTable(t)
+	wantAnswers(t, db, "div", map[string]string{
+		"SELECT d DIV 1000, d DIV 0.001, d DIV '2x' FROM nm.t ORDER BY id": "0,12500,6;0,-750,0;NULL,NULL,NULL;99999,99999999990,49999999;0,10,0",
+		"SELECT '3' DIV (2.5 - 7), -7 DIV 2, 7 DIV 0, 7.5 DIV 0.0":         "0,-3,NULL,NULL",
+		"SELECT u DIV 2, i DIV -2, u DIV i FROM nm.t WHERE id = 4":         "9223372036854775807,0,NULL",
+		// d DIV '2x' is 0 for d = -0.75, and 10 % 0 NULL.
+		"SELECT 10 % (d DIV '2x') FROM nm.t ORDER BY id": "4;NULL;NULL;10;NULL",
+	})
+	wantRefused(t, db,
+		refusal{"SELECT f DIV 2 FROM nm.t", 1690},
+		refusal{"SELECT IFNULL(f, 3) DIV ('2x' / 1) FROM nm.t", 1690},
+		refusal{"SELECT ROUND(f, 1) DIV (0 - 2.5) FROM nm.t", 1690},
+		refusal{"SELECT u DIV -1 FROM nm.t", 1690},
+		refusal{"SELECT -9223372036854775808 DIV -1", 1690})
+}
