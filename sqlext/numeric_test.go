@@ -99,3 +99,15 @@ func TestIntegerDivision(t *testing.T) {
 		refusal{"SELECT u DIV -1 FROM nm.t", 1690},
 		refusal{"SELECT -9223372036854775808 DIV -1", 1690})
 }
+
+// TestChoiceOfNumbersType: IFNULL, COALESCE and IF of numbers take the
+// type the numbers merge to, so that a signed value chosen over a BIGINT
+// UNSIGNED keeps its sign.
+func TestChoiceOfNumbersType(t *testing.T) {
+	db := numericTable(t)
+	wantAnswers(t, db, "choice", map[string]string{
+		"SELECT IFNULL(u, -7), COALESCE(NULL, u, -7), IF(u IS NULL, -7, u) FROM nm.t ORDER BY id":          "3,3,3;0,0,0;-7,-7,-7;18446744073709551615,18446744073709551615,18446744073709551615;42,42,42",
+		"SELECT IFNULL(d, 1.555), IFNULL(i, 2.5), COALESCE(i, u) FROM nm.t WHERE id IN (2, 3) ORDER BY id": "-0.750,-3.0,-3;1.555,2.5,NULL",
+		"SELECT IFNULL(s, 1), IF(id > 2, i, 'x') FROM nm.t WHERE id IN (2, 3) ORDER BY id":                 "abc def,x;1,NULL",
+	})
+}

@@ -3,6 +3,7 @@ package sqlext
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -455,4 +456,88 @@ func roundDouble(f float64, d int64) float64 {
 		return f
 	}
 	return math.RoundToEven(f*p)/p + 0
+}
+
+// choiceFunction is IFNULL, COALESCE or IF, whose result is one of its
+// arguments from the first'th on, typed as MySQL types it when those are
+// numbers (mergedNumber): IFNULL(u, -7) of a BIGINT UNSIGNED u and a
+// signed -7 is a DECIMAL(20,0), so that -7 stays -7, where the engine
+// took u's type and sent 18446744073709551609. Other arguments keep the
+// engine's typing.
+func choiceFunction(name string, arity, first int, engine func(...sql.Expression) (sql.Expression, error)) sql.Function {
+	var build func(args ...sql.Expression) (sql.Expression, error)
+	build = func(args ...sql.Expression) (sql.Expression, error) {
+		if arity > 0 && len(args) != arity {
+			return nil, sql.ErrInvalidArgumentNumber.New(strings.ToUpper(name), arity, len(args))
+		}
+		e, err := engine(args...)
+		if err != nil || len(args) <= first {
+			return e, err
+		}
+		typ, ok := mergedNumber(argTypes(args[first:]), false)
+		if !ok {
+			return e, nil
+		}
+		return &choice{Expression: e, typ: typ, build: build}, nil
+	}
+	return sql.FunctionN{Name: name, Fn: build}
+}
+
+type choice struct {
+	sql.Expression // the engine's function, which chooses
+	typ            sql.Type
+	build          func(args ...sql.Expression) (sql.Expression, error)
+}
+
+var _ sql.CollationCoercible = (*choice)(nil)
+
+func (c *choice) Type() sql.Type { return c.typ }
+
+func (c *choice) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return c.build(children...)
+}
+
+func (c *choice) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (c *choice) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	var v any
+	var err error
+	if f, ok := c.Expression.(sql.FunctionExpression); ok && f.FunctionName() == "coalesce" {
+		// The engine's COALESCE converts to its own type first.
+		for _, a := range c.Children() {
+			if v, err = a.Eval(ctx, row); err != nil || v != nil {
+				break
+			}
+		}
+	} else {
+		v, err = c.Expression.Eval(ctx, row)
+	}
+	if err != nil || v == nil {
+		return nil, err
+	}
+	switch {
+	case types.IsDecimal(c.typ):
+		d, err := decimalOf(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		return d.Round(int32(c.typ.(sql.DecimalType).Scale())), nil
+	case types.IsInteger(c.typ):
+		if w, ok := wideOf(v); ok {
+			return intResult(w, types.IsUnsigned(c.typ), c)
+		}
+	}
+	return float64Of(v)
+}
+
+// variadic2 and variadic3 are an engine function of two or three
+// arguments as one of any number (choiceFunction checks the count).
+func variadic2(build func(a, b sql.Expression) sql.Expression) func(...sql.Expression) (sql.Expression, error) {
+	return func(args ...sql.Expression) (sql.Expression, error) { return build(args[0], args[1]), nil }
+}
+
+func variadic3(build func(a, b, c sql.Expression) sql.Expression) func(...sql.Expression) (sql.Expression, error) {
+	return func(args ...sql.Expression) (sql.Expression, error) { return build(args[0], args[1], args[2]), nil }
 }
