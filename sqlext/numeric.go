@@ -70,8 +70,8 @@ func numericOperations(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			return e, transform.SameTree, nil
 		}
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
-			if t := mysqlType(c); (textArgs == 0 || i < textArgs) && types.IsDecimal(t) {
-				return &decimalText{asText: asText{Expression: c}, scale: int32(t.(sql.DecimalType).Scale())}
+			if textArgs == 0 || i < textArgs {
+				return decimalAsText(c)
 			}
 			return nil
 		})
@@ -84,6 +84,16 @@ func numericOperations(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 type decimalText struct {
 	asText
 	scale int32
+}
+
+// decimalAsText is e behind decimalText when MySQL types it a DECIMAL,
+// or nil.
+func decimalAsText(e sql.Expression) sql.Expression {
+	t, ok := mysqlType(e).(sql.DecimalType)
+	if !ok {
+		return nil
+	}
+	return &decimalText{asText: asText{Expression: e}, scale: int32(t.Scale())}
 }
 
 func (d *decimalText) Eval(ctx *sql.Context, row sql.Row) (any, error) {

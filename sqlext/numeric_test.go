@@ -111,3 +111,13 @@ func TestChoiceOfNumbersType(t *testing.T) {
 		"SELECT IFNULL(s, 1), IF(id > 2, i, 'x') FROM nm.t WHERE id IN (2, 3) ORDER BY id":                 "abc def,x;1,NULL",
 	})
 }
+
+// TestChoiceOfNumberAndText: IFNULL, COALESCE and IF of a number and
+// text are text, a DECIMAL written with its scale.
+func TestChoiceOfNumberAndText(t *testing.T) {
+	db := numericTable(t)
+	wantAnswers(t, db, "choice of text", map[string]string{
+		"SELECT IFNULL(i, 'x'), IFNULL(d, 'x'), IF(id > 2, d / 3, 'y') FROM nm.t WHERE id IN (1, 3, 5) ORDER BY id": "7,12.50,y;x,x,NULL;2147483647,0.01,0.003333",
+		"SELECT IFNULL(LENGTH(SUBSTRING('', NULL)), '2x'), COALESCE(NULL, 2.5e0, 'a')":                              "2x,2.5",
+	})
+}

@@ -462,8 +462,9 @@ func roundDouble(f float64, d int64) float64 {
 // arguments from the first'th on, typed as MySQL types it when those are
 // numbers (mergedNumber): IFNULL(u, -7) of a BIGINT UNSIGNED u and a
 // signed -7 is a DECIMAL(20,0), so that -7 stays -7, where the engine
-// took u's type and sent 18446744073709551609. Other arguments keep the
-// engine's typing.
+// took u's type and sent 18446744073709551609. Numbers and text give
+// text (the engine typed IFNULL(1, 'x') an integer, and sent 'x' as
+// one). Other arguments keep the engine's typing.
 func choiceFunction(name string, arity, first int, engine func(...sql.Expression) (sql.Expression, error)) sql.Function {
 	var build func(args ...sql.Expression) (sql.Expression, error)
 	build = func(args ...sql.Expression) (sql.Expression, error) {
@@ -474,7 +475,21 @@ func choiceFunction(name string, arity, first int, engine func(...sql.Expression
 		if err != nil || len(args) <= first {
 			return e, err
 		}
-		typ, ok := mergedNumber(argTypes(args[first:]), false)
+		ts := argTypes(args[first:])
+		typ, ok := mergedNumber(ts, false)
+		if _, numbers := mergedNumber(ts, true); !ok && numbers {
+			// Text and numbers: text, a DECIMAL written with its scale.
+			typ, ok = types.LongText, true
+			args = append([]sql.Expression(nil), args...)
+			for i := first; i < len(args); i++ {
+				if text := decimalAsText(args[i]); text != nil {
+					args[i] = text
+				}
+			}
+			if e, err = engine(args...); err != nil {
+				return nil, err
+			}
+		}
 		if !ok {
 			return e, nil
 		}
@@ -518,6 +533,8 @@ func (c *choice) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return nil, err
 	}
 	switch {
+	case types.IsText(c.typ):
+		return textOfNumber(v)
 	case types.IsDecimal(c.typ):
 		d, err := decimalOf(ctx, v)
 		if err != nil {
@@ -540,4 +557,16 @@ func variadic2(build func(a, b sql.Expression) sql.Expression) func(...sql.Expre
 
 func variadic3(build func(a, b, c sql.Expression) sql.Expression) func(...sql.Expression) (sql.Expression, error) {
 	return func(args ...sql.Expression) (sql.Expression, error) { return build(args[0], args[1], args[2]), nil }
+}
+
+// textOfNumber is a number chosen where text is the result, written as
+// MySQL writes it.
+func textOfNumber(v any) (any, error) {
+	switch x := v.(type) {
+	case float64:
+		return mysqlFloatText(x, 64), nil
+	case float32:
+		return mysqlFloatText(float64(x), 32), nil
+	}
+	return textOf(v)
 }
