@@ -121,3 +121,12 @@ func TestChoiceOfNumberAndText(t *testing.T) {
 		"SELECT IFNULL(LENGTH(SUBSTRING('', NULL)), '2x'), COALESCE(NULL, 2.5e0, 'a')":                              "2x,2.5",
 	})
 }
+
+// TestFloorOfWideDecimal: FLOOR and CEIL of a DECIMAL product too wide
+// for a BIGINT stay a DECIMAL.
+func TestFloorOfWideDecimal(t *testing.T) {
+	db := numericTable(t)
+	wantAnswers(t, db, "floor of a wide decimal", map[string]string{
+		"SELECT FLOOR(u * 2.5), CEIL(u * 2.5), ROUND(u * 2.5) FROM nm.t WHERE id = 4": "46116860184273879037,46116860184273879038,46116860184273879038",
+	})
+}

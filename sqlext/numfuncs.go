@@ -271,7 +271,7 @@ func numberOf(ctx *sql.Context, v any) (any, error) {
 // DECIMAL as decimal gives it, a float or text as a DOUBLE.
 func sameKindType(decimal func(whole, scale int) sql.Type) func([]sql.Expression) sql.Type {
 	return func(args []sql.Expression) sql.Type {
-		t := args[0].Type()
+		t := mysqlType(args[0])
 		switch {
 		case types.IsInteger(t) && types.IsUnsigned(t):
 			return types.Uint64
@@ -358,7 +358,7 @@ func toWhole(up bool) func(*sql.Context, sql.Type, []any) (any, error) {
 			if up {
 				r = n.Ceil()
 			}
-			if types.IsInteger(typ) {
+			if types.IsInteger(typ) && r.Abs().LessThan(bigintBound) {
 				return r.IntPart(), nil
 			}
 			return r, nil
@@ -366,6 +366,9 @@ func toWhole(up bool) func(*sql.Context, sql.Type, []any) (any, error) {
 		return x, nil
 	}
 }
+
+// bigintBound is 10^18, below which every whole DECIMAL fits a BIGINT.
+var bigintBound = decimal.New(1, 18)
 
 // wholeType is FLOOR's and CEIL's type: for a DECIMAL, a BIGINT when its
 // integer digits fit one, a DECIMAL with no decimals otherwise.
@@ -386,7 +389,7 @@ func roundType(args []sql.Expression) sql.Type {
 	if len(args) > 1 {
 		d, constant = literalInt(args[1])
 	}
-	t := args[0].Type()
+	t := mysqlType(args[0])
 	switch {
 	case types.IsInteger(t) && constant && d >= 0:
 		return sameKindType(nil)(args)
