@@ -17,15 +17,17 @@ type AnalyzerRule struct {
 // before the engine's own, the reading of text and of dates and times as
 // numbers, and the lending of a written table's database to its triggers;
 // after them, textRule, then exactSumRule, which retypes SUM and AVG,
-// and derivedTypeRule, which carries such types out of derived tables
-// and views, before rangeRule fixes the types of the arithmetic over
-// them, and last the session's own database given back.
+// and numericRule, which types %, DIV and the choice functions as MySQL
+// does, then derivedTypeRule, which carries such types out of derived
+// tables and views, before rangeRule fixes the types of the arithmetic
+// over them, and last the session's own database given back.
 func init() {
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(exactSumRule, exactSums)
+	onEveryStatement(numericRule, numericOperations)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)

@@ -23,7 +23,9 @@ import (
 // that CURDATE() + 0 was its year), its standard deviations and variances, typed wrong
 // (statistic), its functions of a DOUBLE that answered NULL for a result
 // out of range (finite), and its functions of a time of day, which read
-// a TIME wrong (onDuration). Each answers as MySQL does;
+// a TIME wrong (onDuration), and its functions of numbers, which typed
+// and read their arguments otherwise than MySQL does (numfuncs.go). Each
+// answers as MySQL does;
 // TestMySQLFunctions holds them to MariaDB's answers.
 var mysqlFunctions = []sql.Function{
 	assignFunction, // @v := expr (assign.go)
@@ -75,6 +77,17 @@ var mysqlFunctions = []sql.Function{
 	finite("exp", 1, func(x, _ float64) float64 { return math.Exp(x) }),
 	finite("degrees", 1, func(x, _ float64) float64 { return x * (180 / math.Pi) }),
 	finite("cot", 1, func(x, _ float64) float64 { return 1 / math.Tan(x) }),
+	minMaxFunction("greatest", true, function.NewGreatest), // numfuncs.go
+	minMaxFunction("least", false, function.NewLeast),
+	numericFunction("abs", 1, 1, engine1("ABS", function.NewAbsVal), sameKindType(sameDecimal), absValue),
+	numericFunction("floor", 1, 1, engine1("FLOOR", function.NewFloor), wholeType, toWhole(false)),
+	numericFunction("ceil", 1, 1, engine1("CEIL", function.NewCeil), wholeType, toWhole(true)),
+	numericFunction("ceiling", 1, 1, engine1("CEILING", function.NewCeil), wholeType, toWhole(true)),
+	numericFunction("round", 1, 2, function.NewRound, roundType, roundNumber),
+	numericFunction("sign", 1, 1, engine1("SIGN", function.NewSign), fixedType(types.Int64), signValue),
+	choiceFunction("ifnull", 2, 0, variadic2(function.NewIfNull)),
+	choiceFunction("coalesce", 0, 0, function.NewCoalesce),
+	choiceFunction("if", 3, 1, variadic3(function.NewIf)),
 	statistic("std", aggregation.NewStdDevPop),
 	statistic("stddev", aggregation.NewStdDevPop),
 	statistic("stddev_pop", aggregation.NewStdDevPop),

@@ -198,12 +198,8 @@ func (e *intExact) WithChildren(children ...sql.Expression) (sql.Expression, err
 }
 
 func (e *intExact) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	lv, err := e.Left().Eval(ctx, row)
+	lv, rv, err := operands(ctx, row, e.Left(), e.Right())
 	if err != nil || lv == nil {
-		return nil, err
-	}
-	rv, err := e.Right().Eval(ctx, row)
-	if err != nil || rv == nil {
 		return nil, err
 	}
 	l, lok := wideOf(lv)
@@ -223,19 +219,10 @@ func (e *intExact) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	default:
 		v, ok = l.mul(r)
 	}
-	if e.unsigned {
-		if ok && (!v.neg || v.mag == 0) {
-			return v.mag, nil
-		}
-		return nil, mysql.NewSQLError(erDataOutOfRange, "22003", "BIGINT UNSIGNED value is out of range in '%s'", e.String())
+	if !ok {
+		v = wide{neg: true, mag: math.MaxUint64} // out of range either way
 	}
-	if ok && v.neg && v.mag <= 1<<63 {
-		return int64(-v.mag), nil
-	}
-	if ok && !v.neg && v.mag <= math.MaxInt64 {
-		return int64(v.mag), nil
-	}
-	return nil, mysql.NewSQLError(erDataOutOfRange, "22003", "BIGINT value is out of range in '%s'", e.String())
+	return intResult(v, e.unsigned, e)
 }
 
 // wide is an integer as a sign and a 64-bit magnitude: every signed and
