@@ -15,7 +15,8 @@ import (
 // "2024-01-15", the ENUM's label and the SET's labels: CONCAT(d, '-'),
 // CAST(d AS CHAR), e LIKE 'R%' and GROUP_CONCAT(e) all came out wrong.
 // A TIME column's value they could not read at all: CONCAT(t) failed and
-// CAST(t AS CHAR) was NULL.
+// CAST(t AS CHAR) was NULL. A DOUBLE they wrote in positional notation
+// however large (100000000000000000000 for 1e20).
 // textRule hands such an argument of those functions to them behind
 // asText, which writes the value as its type writes it in a result.
 // Comparisons, arithmetic and ordering are the types' own and are left
@@ -80,7 +81,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			t := c.Type()
-			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t))) {
+			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t) || types.IsFloat(t))) {
 				return &asText{Expression: c}
 			}
 			return nil
@@ -193,6 +194,12 @@ func (a *asText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	v, err := a.Expression.Eval(ctx, row)
 	if err != nil || v == nil {
 		return nil, err
+	}
+	switch f := v.(type) {
+	case float64:
+		return mysqlFloatText(f, 64), nil
+	case float32:
+		return mysqlFloatText(float64(f), 32), nil
 	}
 	s, err := a.Expression.Type().SQL(ctx, nil, v)
 	if err != nil {
