@@ -47,7 +47,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		return nil, transform.SameTree, err
 	}
 	out, same, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		firstOnly, dates := false, true
+		firstOnly, dates, floats := false, true, false
 		switch x := e.(type) {
 		case *expression.SetField:
 			// UPDATE t SET s = CURDATE() stores the date as text.
@@ -68,9 +68,13 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			if !types.IsText(x.Type()) {
 				return e, transform.SameTree, nil
 			}
+			floats = true
 		case sql.FunctionExpression:
 			switch {
 			case textFunctions[x.FunctionName()]:
+				// Only where every argument is text: a number stays a
+				// number in JSON_OBJECT, and a count in LEFT or REPEAT.
+				floats = x.FunctionName() == "concat" || x.FunctionName() == "concat_ws"
 			case choiceFunctions[x.FunctionName()]:
 				dates = false
 			default:
@@ -81,7 +85,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			t := c.Type()
-			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t) || types.IsFloat(t))) {
+			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t)) || floats && types.IsFloat(t)) {
 				return &asText{Expression: c}
 			}
 			return nil

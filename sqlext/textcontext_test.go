@@ -21,6 +21,7 @@ func TestTextContextsReadLabelsAndDates(t *testing.T) {
 		"SELECT e = 'Red', e + 0, s + 0, d > '2000-01-01' FROM t WHERE id = 1":                                       "1,1,5,1",
 		"SELECT id FROM t WHERE e LIKE 'g%' OR CONCAT(s, '') = 'a,c' ORDER BY id":                                    "1;3",
 		"SELECT CAST(1e20 AS CHAR), CONCAT(-7.766279631452242e18, ''), CAST(0.1e0 + 0.2e0 AS CHAR), CONCAT(2.5e0)":   "1e20,-7.766279631452242e18,0.30000000000000004,2.5",
+		"SELECT JSON_TYPE(JSON_EXTRACT(JSON_OBJECT('t', 1e-8), '$.t')), LEFT('abcdef', 2e0), REPEAT('x', 3e0)":       "DOUBLE,ab,xxx",
 		"SELECT CONCAT(d, ' ', tm), CAST(tm AS CHAR), LENGTH(tm) FROM t ORDER BY id":                                 "2024-01-15 10:20:30,10:20:30,8;NULL,NULL,NULL;1999-12-31 -838:59:59,-838:59:59,10",
 	})
 	// The engine's short plan for a single-table UPDATE or DELETE.
