@@ -88,6 +88,8 @@ var mysqlFunctions = []sql.Function{
 	onDuration("second", function.NewSecond, func(us int64) int64 { return abs64(us) / 1_000_000 % 60 }),
 	onDuration("microsecond", function.NewMicrosecond, func(us int64) int64 { return abs64(us) % 1_000_000 }),
 	nullOnNullFirst("week", function.NewWeek),
+	scalar("date_format", 2, 2, fixedType(types.LongText), formatted(clockOfDate)), // datetime.go
+	scalar("time_format", 2, 2, fixedType(types.LongText), formatted(clockOfTimeArg)),
 	nullOnNullFirst("str_to_date", func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) != 2 {
 			return nil, sql.ErrInvalidArgumentNumber.New("STR_TO_DATE", 2, len(args))

@@ -1,0 +1,434 @@
+package sqlext
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
+)
+
+// DATE_FORMAT and TIME_FORMAT write a date or a time by MySQL's
+// specifiers. The engine's left %y of 2000 as 0 (MySQL 00) and %X and
+// %x of a year below 1000 unpadded, and its TIME_FORMAT read a TIME as
+// a time of day: -01:02:03 came out as 22:57:57 and 100:00:00 as
+// 04:00:00, and %k, %l and %p were not known.
+
+// clock is a date and time, or a TIME, as MySQL's formatting sees it:
+// a TIME has no date (year, month and day 0), may be negative and may
+// have more than 23 hours.
+type clock struct {
+	neg                               bool
+	year, month, day                  int
+	hour, minute, second, microsecond int
+	duration                          bool // a TIME
+}
+
+// clockOfTime is a DATE, DATETIME or TIMESTAMP as a clock.
+func clockOfTime(t time.Time) clock {
+	return clock{
+		year: t.Year(), month: int(t.Month()), day: t.Day(),
+		hour: t.Hour(), minute: t.Minute(), second: t.Second(), microsecond: t.Nanosecond() / 1000,
+	}
+}
+
+// clockOfDuration is a TIME, given in microseconds, as a clock.
+func clockOfDuration(us int64) clock {
+	c := clock{duration: true}
+	if us < 0 {
+		c.neg, us = true, -us
+	}
+	s := us / 1_000_000
+	c.hour, c.minute, c.second, c.microsecond = int(s/3600), int(s/60%60), int(s%60), int(us%1_000_000)
+	return c
+}
+
+// formatClock writes c by a DATE_FORMAT format; ok is false where MySQL
+// answers NULL: a name of a month, or anything of a day, asked of a
+// value that has none (a TIME, or the zero date).
+func formatClock(c clock, format string) (string, bool) {
+	var b strings.Builder
+	if c.neg {
+		b.WriteByte('-')
+	}
+	num := func(n, width int) {
+		s := strconv.Itoa(n)
+		for i := len(s); i < width; i++ {
+			b.WriteByte('0')
+		}
+		b.WriteString(s)
+	}
+	hms := func(hour int) {
+		num(hour, 2)
+		b.WriteByte(':')
+		num(c.minute, 2)
+		b.WriteByte(':')
+		num(c.second, 2)
+	}
+	noDay := c.duration || c.month == 0 && c.year == 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' || i+1 == len(format) {
+			b.WriteByte(format[i])
+			continue
+		}
+		i++
+		spec := format[i]
+		if n, ok := numericSpecifiers[spec]; ok {
+			num(n.of(c), n.width)
+			continue
+		}
+		switch spec {
+		case 'M', 'b':
+			if c.month == 0 {
+				return "", false
+			}
+			name := time.Month(c.month).String()
+			if spec == 'b' {
+				name = name[:3]
+			}
+			b.WriteString(name)
+		case 'W', 'a', 'w':
+			if noDay {
+				return "", false
+			}
+			wd := c.date().Weekday()
+			switch spec {
+			case 'W':
+				b.WriteString(wd.String())
+			case 'a':
+				b.WriteString(wd.String()[:3])
+			default:
+				num(int(wd), 1)
+			}
+		case 'D':
+			if c.duration {
+				return "", false
+			}
+			num(c.day, 1)
+			b.WriteString(ordinalSuffix(c.day))
+		case 'p':
+			b.WriteString(c.meridiem())
+		case 'r':
+			hms(c.hour12())
+			b.WriteString(" " + c.meridiem())
+		case 'T':
+			hms(c.hour)
+		case 'j':
+			if c.duration {
+				return "", false
+			}
+			num(c.date().YearDay(), 3)
+		case 'U', 'u', 'V', 'v', 'X', 'x':
+			if c.duration {
+				return "", false
+			}
+			week, year := calcWeek(c.year, c.month, c.day, weekSpecifiers[spec])
+			if spec == 'X' || spec == 'x' {
+				num(year, 4)
+			} else {
+				num(week, 2)
+			}
+		default:
+			b.WriteByte(spec)
+		}
+	}
+	return b.String(), true
+}
+
+// numericSpecifiers are the specifiers that write a number, each with
+// the fewest digits it is written with.
+var numericSpecifiers = map[byte]struct {
+	of    func(clock) int
+	width int
+}{
+	'Y': {func(c clock) int { return c.year }, 4},
+	'y': {func(c clock) int { return c.year % 100 }, 2},
+	'm': {func(c clock) int { return c.month }, 2},
+	'c': {func(c clock) int { return c.month }, 1},
+	'd': {func(c clock) int { return c.day }, 2},
+	'e': {func(c clock) int { return c.day }, 1},
+	'f': {func(c clock) int { return c.microsecond }, 6},
+	'H': {func(c clock) int { return c.hour }, 2},
+	'k': {func(c clock) int { return c.hour }, 1},
+	'h': {clock.hour12, 2},
+	'I': {clock.hour12, 2},
+	'l': {clock.hour12, 1},
+	'i': {func(c clock) int { return c.minute }, 2},
+	'S': {func(c clock) int { return c.second }, 2},
+	's': {func(c clock) int { return c.second }, 2},
+}
+
+// weekSpecifiers are the week behaviours (calcWeek) of DATE_FORMAT's
+// week specifiers: %U and %u are WEEK modes 0 and 1, %V and %X mode 2,
+// %v and %x mode 3.
+var weekSpecifiers = map[byte]int{
+	'U': weekFirstWeekday,
+	'u': weekMondayFirst,
+	'V': weekYear | weekFirstWeekday,
+	'X': weekYear | weekFirstWeekday,
+	'v': weekYear | weekMondayFirst,
+	'x': weekYear | weekMondayFirst,
+}
+
+func (c clock) date() time.Time {
+	return time.Date(c.year, time.Month(c.month), c.day, 0, 0, 0, 0, time.UTC)
+}
+
+// hour12 is the hour on a 12-hour clock, of the hour of the day for a
+// TIME past a day (100:00:00 is 4 o'clock).
+func (c clock) hour12() int { return (c.hour%24+11)%12 + 1 }
+
+func (c clock) meridiem() string {
+	if c.hour%24 < 12 {
+		return "AM"
+	}
+	return "PM"
+}
+
+func ordinalSuffix(day int) string {
+	if day >= 10 && day <= 19 {
+		return "th"
+	}
+	switch day % 10 {
+	case 1:
+		return "st"
+	case 2:
+		return "nd"
+	case 3:
+		return "rd"
+	}
+	return "th"
+}
+
+// The bits of a week behaviour, as MySQL's calc_week takes them: weeks
+// start on Monday (else Sunday); the week of a day is counted in the year
+// it mostly falls in, so that it may be the last of the year before or
+// the first of the next (else a day before the first week is in week
+// 0); the first week is the one with the first such weekday in it (else
+// the first with four days or more in the year).
+const (
+	weekMondayFirst  = 1
+	weekYear         = 2
+	weekFirstWeekday = 4
+)
+
+// weekBehaviour is the behaviour of WEEK's mode 0 to 7.
+func weekBehaviour(mode int) int {
+	b := mode & 7
+	if b&weekMondayFirst == 0 {
+		b ^= weekFirstWeekday
+	}
+	return b
+}
+
+// calcWeek is the week of a date by a week behaviour, and the year
+// that week is counted in.
+func calcWeek(year, month, day, behaviour int) (week, inYear int) {
+	mondayFirst := behaviour&weekMondayFirst != 0
+	countInYear := behaviour&weekYear != 0
+	firstWeekday := behaviour&weekFirstWeekday != 0
+	date := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	jan1 := time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)
+	// weekday of January 1st, 0 for the first day of a week
+	weekday := int(jan1.Weekday())
+	if mondayFirst {
+		weekday = (weekday + 6) % 7
+	}
+	// firstInYear: the year's first days, before its first week, are
+	// the last week of the year before.
+	firstInYear := func(wd int) bool { return firstWeekday && wd != 0 || !firstWeekday && wd >= 4 }
+	dayNr := date.YearDay() - 1 // days since January 1st
+	inYear = year
+	if month == 1 && day <= 7-weekday {
+		if !countInYear && firstInYear(weekday) {
+			return 0, inYear
+		}
+		countInYear = true
+		inYear--
+		days := daysInYear(inYear)
+		dayNr += days
+		weekday = (weekday + 53*7 - days) % 7
+	}
+	var days int
+	if firstInYear(weekday) {
+		days = dayNr - (7 - weekday)
+	} else {
+		days = dayNr + weekday
+	}
+	if countInYear && days >= 52*7 {
+		weekday = (weekday + daysInYear(inYear)) % 7
+		if !firstWeekday && weekday < 4 || firstWeekday && weekday == 0 {
+			return 1, inYear + 1
+		}
+	}
+	return days/7 + 1, inYear
+}
+
+func daysInYear(y int) int {
+	if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		return 366
+	}
+	return 365
+}
+
+// formatted is a formatting function of a value read by read and a
+// format: DATE_FORMAT of a date (clockOfDate) or TIME_FORMAT of a time
+// (clockOfTimeArg).
+func formatted(read func(*sql.Context, any) (clock, bool)) func(*sql.Context, []any) (any, error) {
+	return func(ctx *sql.Context, v []any) (any, error) {
+		c, ok := read(ctx, v[0])
+		if !ok {
+			return nil, nil
+		}
+		format, err := textOf(v[1])
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := formatClock(c, format); ok {
+			return s, nil
+		}
+		return nil, nil
+	}
+}
+
+// clockOfDate reads a DATE_FORMAT argument. A TIME is today at that
+// time, as in MySQL; a value that is not a date is NULL with warning
+// 1292.
+func clockOfDate(ctx *sql.Context, v any) (clock, bool) {
+	switch x := v.(type) {
+	case time.Time:
+		return clockOfTime(x), true
+	case types.Timespan:
+		today, err := currentDate(ctx, nil)
+		t, ok := today.(time.Time)
+		if err != nil || !ok {
+			return clock{}, false
+		}
+		return clockOfTime(t.Add(time.Duration(x.AsMicroseconds()) * time.Microsecond)), true
+	case string:
+		if strings.HasPrefix(strings.TrimSpace(x), "0000-00-00") {
+			c := clock{}
+			if t, ok := timeOf(ctx, x); ok {
+				c.hour, c.minute, c.second, c.microsecond = t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1000
+			}
+			return c, true
+		}
+	}
+	if isNumber(v) {
+		t, ok := numberAsDate(ctx, v)
+		return clockOfTime(t), ok
+	}
+	t, ok := timeOf(ctx, v)
+	if !ok {
+		ctx.Warn(erTruncatedWrongValue, "Incorrect datetime value: '%v'", v)
+		return clock{}, false
+	}
+	return clockOfTime(t), true
+}
+
+// clockOfTimeArg reads a TIME_FORMAT argument. MySQL 8.0 writes the
+// date parts of a TIME as zeros (%Y 0000, %d 00) where MariaDB answers
+// NULL; a name of a month or a day, and a week, are NULL in both.
+func clockOfTimeArg(ctx *sql.Context, v any) (clock, bool) {
+	us, ok := durationOf(ctx, v)
+	return clockOfDuration(us), ok
+}
+
+// durationOf reads a value as a TIME, in microseconds: a DATETIME or a
+// string that names a date and time by its time of day, a number as
+// hhmmss.ffffff (numberAsDuration). ok is false, with warning 1292, for
+// a value that is not a time.
+func durationOf(ctx *sql.Context, v any) (us int64, ok bool) {
+	switch x := v.(type) {
+	case types.Timespan:
+		return x.AsMicroseconds(), true
+	case time.Time:
+		return clockMicroseconds(x), true
+	case string:
+		if strings.Contains(strings.TrimPrefix(strings.TrimSpace(x), "-"), "-") {
+			t, ok := timeOf(ctx, x)
+			if !ok {
+				ctx.Warn(erTruncatedWrongValue, "Incorrect time value: '%s'", x)
+			}
+			return clockMicroseconds(t), ok
+		}
+		ts, err := types.Time.ConvertToTimespan(dayForm(ctx, x))
+		if err != nil {
+			ctx.Warn(erTruncatedWrongValue, "Incorrect time value: '%s'", x)
+			return 0, false
+		}
+		return ts.AsMicroseconds(), true
+	}
+	return numberAsDuration(ctx, v)
+}
+
+// clockMicroseconds is the time of day of t in microseconds.
+func clockMicroseconds(t time.Time) int64 {
+	return int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+}
+
+// isNumber reports whether v is a number as the engine holds one.
+func isNumber(v any) bool {
+	switch v.(type) {
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64, decimal.Decimal:
+		return true
+	}
+	return false
+}
+
+// dateOf reads a value where MySQL wants a date and time: a number as
+// numberAsDate reads it, anything else as the engine converts it to a
+// DATETIME. ok is false for a value that is not a date.
+func dateOf(ctx *sql.Context, v any) (time.Time, bool) {
+	if isNumber(v) {
+		return numberAsDate(ctx, v)
+	}
+	return timeOf(ctx, v)
+}
+
+// numberAsDate reads a number as MySQL reads one where it wants a date:
+// YYYYMMDD or YYYYMMDDhhmmss, or with a two-digit year YYMMDD or
+// YYMMDDhhmmss (70 to 99 in the 1900s, the rest in the 2000s), its
+// decimals as fractions of a second. ok is false, with warning 1292,
+// for any other number, and for one whose parts are no date or time.
+func numberAsDate(ctx *sql.Context, v any) (time.Time, bool) {
+	n, err := decimalOf(ctx, v)
+	bad := func() (time.Time, bool) {
+		ctx.Warn(erTruncatedWrongValue, "Incorrect datetime value: '%v'", v)
+		return time.Time{}, false
+	}
+	if err != nil || n.Sign() < 0 {
+		return bad()
+	}
+	whole := n.Truncate(0)
+	us := n.Sub(whole).Shift(6).Truncate(0).IntPart()
+	if !whole.LessThan(decimal.New(1, 14)) {
+		return bad()
+	}
+	x := whole.IntPart()
+	switch {
+	case x >= 101 && x <= 691231:
+		x = (x + 20000000) * 1_000_000
+	case x >= 700101 && x <= 991231:
+		x = (x + 19000000) * 1_000_000
+	case x >= 10000101 && x <= 99991231:
+		x *= 1_000_000
+	case x >= 101000000 && x <= 691231235959:
+		x += 20000000000000
+	case x >= 700101000000 && x <= 991231235959:
+		x += 19000000000000
+	case x >= 10000101000000:
+	default:
+		return bad()
+	}
+	ymd, hms := x/1_000_000, x%1_000_000
+	y, mo, d := int(ymd/10000), int(ymd/100%100), int(ymd%100)
+	h, mi, s := int(hms/10000), int(hms/100%100), int(hms%100)
+	t := time.Date(y, time.Month(mo), d, h, mi, s, int(us)*1000, time.UTC)
+	if mo < 1 || mo > 12 || d < 1 || t.Day() != d || h > 23 || mi > 59 || s > 59 {
+		return bad()
+	}
+	return t, true
+}

@@ -1,0 +1,27 @@
+package sqlext_test
+
+import "testing"
+
+// TestDateAndTimeFormats: DATE_FORMAT and TIME_FORMAT write every
+// specifier as MySQL does (the answers are MariaDB 10.11's): %y of 2000
+// is 00, and TIME_FORMAT writes a negative TIME or one past a day as it
+// is. MySQL 8.0 writes the date parts of a TIME as zeros (%Y 0000, %d
+// 00), where MariaDB answers NULL; here they follow MySQL.
+func TestDateAndTimeFormats(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	wantAnswers(t, db, "formats", map[string]string{
+		"SELECT DATE_FORMAT('2000-01-01', '%y %Y %m %c %d %e %j %D %a %W %b %M')":                                                   "00 2000 01 1 01 1 001 1st Sat Saturday Jan January",
+		"SELECT DATE_FORMAT('1999-12-31 12:00:00', '%H %k %h %I %l %p %r %T %i %s %f')":                                             "12 12 12 12 12 PM 12:00:00 PM 12:00:00 00 00 000000",
+		"SELECT DATE_FORMAT('2024-02-29 00:05:06.000007', '%H %k %h %l %p %r %f %w %U %u %V %v %X %x %% %Q')":                       "00 0 12 12 AM 12:05:06 AM 000007 4 08 09 08 09 2024 2024 % Q",
+		"SELECT DATE_FORMAT('0001-01-01', '%X %x %y'), DATE_FORMAT('2024-12-31', '%U %u %V %v %X %x')":                              "0000 0001 01,52 53 52 01 2024 2025",
+		"SELECT DATE_FORMAT(20240115, '%Y-%m-%d'), DATE_FORMAT('abc', '%Y'), DATE_FORMAT(NULL, '%Y'), DATE_FORMAT('2024-01-15', 5)": "2024-01-15,NULL,NULL,5",
+		"SELECT TIME_FORMAT('-01:02:03', '%H:%i:%s %k %h %l %p %r %T %f')":                                                          "-01:02:03 1 01 1 AM 01:02:03 AM 01:02:03 000000",
+		"SELECT TIME_FORMAT('100:00:00', '%H %k %h %l %p %T'), TIME_FORMAT('838:59:59', '%r')":                                      "100 100 04 4 AM 100:00:00,10:59:59 PM",
+		"SELECT TIME_FORMAT('2024-01-15 13:14:15', '%T %p'), TIME_FORMAT(123456, '%H.%i'), TIME_FORMAT('00:00:00', '%l %p %h')":     "13:14:15 PM,12.34,12 AM 12",
+		"SELECT TIME_FORMAT('12:00:00', '%M'), TIME_FORMAT('12:00:00', '%j'), TIME_FORMAT('12:00:00', '%W')":                        "NULL,NULL,NULL",
+		// MySQL 8.0; MariaDB answers NULL for each.
+		"SELECT TIME_FORMAT('12:00:00', '%Y %y %m %c %d %e')": "0000 00 00 0 00 0",
+	})
+	wantWarnings(t, db, "SELECT DATE_FORMAT('abc', '%Y')", "1292 Incorrect datetime value: 'abc'")
+}
