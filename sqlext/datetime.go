@@ -6,6 +6,11 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 )
@@ -431,4 +436,70 @@ func numberAsDate(ctx *sql.Context, v any) (time.Time, bool) {
 		return bad()
 	}
 	return t, true
+}
+
+// week is WEEK(date[, mode]): the week of the date by the mode, 0 to 7
+// (of its three low bits), or by the session's default_week_format
+// when there is none; a NULL mode is mode 0. The engine's counted the
+// first days of a year in week 0 where the mode counts them in the last
+// week of the year before (WEEK('2023-01-01', 3) is 52) and the last
+// days in week 53 where it counts them in week 1 of the next
+// (WEEK('2024-12-31', 3) is 1).
+func week(ctx *sql.Context, v []any) (any, error) {
+	if v[0] == nil {
+		return nil, nil
+	}
+	t, ok := dateOf(ctx, v[0])
+	if !ok {
+		return nil, nil
+	}
+	var mode int64
+	if len(v) > 1 {
+		if v[1] != nil {
+			m, err := int64Of(v[1])
+			if err != nil {
+				return nil, err
+			}
+			mode = m
+		}
+	} else {
+		mode = defaultWeekFormat(ctx)
+	}
+	w, _ := calcWeek(t.Year(), int(t.Month()), t.Day(), weekBehaviour(int(mode&7)))
+	return int64(w), nil
+}
+
+// defaultWeekFormat is the session's default_week_format, the mode of
+// WEEK without one and of EXTRACT(WEEK ...).
+func defaultWeekFormat(ctx *sql.Context) int64 {
+	v, err := ctx.GetSessionVariable(ctx, "default_week_format")
+	if err != nil {
+		return 0
+	}
+	n, err := int64Of(v)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// dateFunctionRule puts MySQL's own in place of the engine's functions
+// of dates that the parser builds without the function registry, which
+// mysqlFunctions cannot replace: EXTRACT(WEEK FROM d), which the engine
+// counted by WEEK's mode 3 where MySQL takes the session's
+// default_week_format (0 unless set).
+const dateFunctionRule analyzer.RuleId = 9988
+
+func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch x := e.(type) {
+		case *function.Extract:
+			unit, ok := x.LeftChild.(*expression.Literal)
+			if !ok || unit.Value() != "WEEK" {
+				return e, transform.SameTree, nil
+			}
+			return &scalarFunc{name: "week", args: []sql.Expression{x.RightChild}, typ: types.Int64, typeOf: fixedType(types.Int64), eval: week}, transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
+	})
 }

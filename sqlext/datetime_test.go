@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestDateAndTimeFormats: DATE_FORMAT and TIME_FORMAT write every
 // specifier as MySQL does (the answers are MariaDB 10.11's): %y of 2000
@@ -24,4 +27,32 @@ func TestDateAndTimeFormats(t *testing.T) {
 		"SELECT TIME_FORMAT('12:00:00', '%Y %y %m %c %d %e')": "0000 00 00 0 00 0",
 	})
 	wantWarnings(t, db, "SELECT DATE_FORMAT('abc', '%Y')", "1292 Incorrect datetime value: 'abc'")
+}
+
+// TestWeeks: WEEK counts the weeks of each of its modes as MySQL does
+// near the turn of a year, and EXTRACT(WEEK ...) and WEEK without a
+// mode take default_week_format (the answers are MariaDB 10.11's).
+func TestWeeks(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	answers := map[string]string{}
+	for d, want := range map[string]string{
+		"2024-12-31": "52,53,52,1,53,53,1,53,202501,52",
+		"2023-01-01": "1,0,1,52,1,0,1,52,202252,1",
+		"2021-01-03": "1,0,1,53,1,0,1,52,202053,1",
+		"2027-01-01": "0,0,52,53,0,0,52,52,202653,0",
+		"2000-01-01": "0,0,52,52,0,0,52,52,199952,0",
+	} {
+		q := "SELECT "
+		for m := range 8 {
+			q += fmt.Sprintf("WEEK('%s', %d), ", d, m)
+		}
+		answers[q+fmt.Sprintf("YEARWEEK('%s', 3), EXTRACT(WEEK FROM '%s')", d, d)] = want
+	}
+	answers["SELECT EXTRACT(WEEK FROM '2024-01-15'), WEEK('2024-12-31', NULL), WEEK(NULL, 3), WEEK(20241231, 3), WEEK('2024-12-31', 11)"] = "2,52,NULL,1,1"
+	wantAnswers(t, db, "weeks", answers)
+	mustExec(t, db, "SET default_week_format = 3")
+	wantAnswers(t, db, "default_week_format 3", map[string]string{
+		"SELECT WEEK('2024-12-31'), EXTRACT(WEEK FROM '2024-12-31'), YEARWEEK('2024-12-31')": "1,1,202452",
+	})
 }
