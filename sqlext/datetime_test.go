@@ -56,3 +56,18 @@ func TestWeeks(t *testing.T) {
 		"SELECT WEEK('2024-12-31'), EXTRACT(WEEK FROM '2024-12-31'), YEARWEEK('2024-12-31')": "1,1,202452",
 	})
 }
+
+// TestTimestampDiff: TIMESTAMPDIFF counts whole months, quarters and
+// years by the day and time of day, and any unit over the whole range
+// of dates (the answers are MariaDB 10.11's).
+func TestTimestampDiff(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	wantAnswers(t, db, "timestampdiff", map[string]string{
+		"SELECT TIMESTAMPDIFF(MONTH, '1999-12-31', '2025-03-31'), TIMESTAMPDIFF(QUARTER, '1999-12-31', '2025-03-31'), TIMESTAMPDIFF(MONTH, '2025-03-31', '1999-12-31')":                         "303,101,-303",
+		"SELECT TIMESTAMPDIFF(MONTH, '1999-12-31 23:59:59', '2025-01-01'), TIMESTAMPDIFF(YEAR, '2024-02-29', '2025-02-28'), TIMESTAMPDIFF(MONTH, '2024-01-31', '2024-02-29')":                   "300,0,0",
+		"SELECT TIMESTAMPDIFF(MONTH, '2024-01-15 10:00:00', '2024-02-15 09:59:59.999999'), TIMESTAMPDIFF(MONTH, '2024-01-15 10:00:00.5', '2024-02-15 10:00:00.4')":                              "0,0",
+		"SELECT TIMESTAMPDIFF(SECOND, '0001-01-01', '9999-12-31'), TIMESTAMPDIFF(YEAR, '0001-01-01', '9999-12-31'), TIMESTAMPDIFF(MICROSECOND, '2024-01-15 10:00:00', '2024-01-15 09:59:59.5')": "315537811200,9998,-500000",
+		"SELECT TIMESTAMPDIFF(DAY, 20240115, 20250116), TIMESTAMPDIFF(WEEK, '2024-01-15', '2025-01-16'), TIMESTAMPDIFF(MONTH, NULL, '2024-01-01')":                                              "367,52,NULL",
+	})
+}
