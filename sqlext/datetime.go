@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 )
 
@@ -552,4 +553,177 @@ func timestampDiff(ctx *sql.Context, v []any) (any, error) {
 		return sign * (months / 12), nil
 	}
 	return nil, fmt.Errorf("sqlext: TIMESTAMPDIFF of unit %s", unit)
+}
+
+// ADDTIME(a, b) and SUBTIME(a, b) add a TIME to, or subtract one from,
+// a date and time or a time, and TIMESTAMP(d, t) adds one to a date;
+// the engine had none of the first two and only TIMESTAMP(d). A DATE,
+// DATETIME or TIMESTAMP gives a DATETIME, a TIME a TIME, with as many
+// fractional digits as the more precise of the two; a string or a number
+// gives a string, a date and time if it names one, else a time.
+func addTimeFunction(name string, sign int64) sql.Function {
+	return scalar(name, 2, 2, addTimeType, func(ctx *sql.Context, v []any) (any, error) {
+		return addTime(ctx, v[0], v[1], sign)
+	})
+}
+
+// timestampFunction is TIMESTAMP(d), the engine's, and TIMESTAMP(d, t),
+// a DATETIME whatever d is.
+var timestampFunction = sql.FunctionN{Name: "timestamp", Fn: func(args ...sql.Expression) (sql.Expression, error) {
+	if len(args) != 2 {
+		return function.NewDatetime(args...)
+	}
+	typeOf := func(args []sql.Expression) sql.Type {
+		return types.MustCreateDatetimeType(sqltypes.Datetime, max(fractionDigits(args[0].Type()), timeArgDigits(args[1])))
+	}
+	return scalar("timestamp", 2, 2, typeOf, func(ctx *sql.Context, v []any) (any, error) {
+		t, ok := dateOf(ctx, v[0])
+		if !ok {
+			return nil, nil
+		}
+		return addTime(ctx, t, v[1], 1)
+	}).Fn(args...)
+}}
+
+// addTimeType is the type of ADDTIME and SUBTIME.
+func addTimeType(args []sql.Expression) sql.Type {
+	t := args[0].Type()
+	digits := max(fractionDigits(t), timeArgDigits(args[1]))
+	switch {
+	case types.IsTimespan(t):
+		return types.Time
+	case types.IsTime(t):
+		return types.MustCreateDatetimeType(sqltypes.Datetime, digits)
+	}
+	return types.LongText
+}
+
+// timeArgDigits is the fractional digits of the TIME argument of
+// ADDTIME, SUBTIME or TIMESTAMP: those of a string literal as written,
+// six for another string or a float, a DECIMAL's scale.
+func timeArgDigits(e sql.Expression) int {
+	t := e.Type()
+	switch {
+	case types.IsTimespan(t):
+		return 0 // TIME takes no precision here: it is TIME(0)
+	case types.IsDecimal(t):
+		return min(int(t.(sql.DecimalType).Scale()), 6)
+	case types.IsFloat(t):
+		return 6
+	case types.IsText(t):
+		if lit, ok := e.(*expression.Literal); ok {
+			if s, ok := lit.Value().(string); ok {
+				if _, frac, ok := strings.Cut(s, "."); ok {
+					return min(len(strings.TrimSpace(frac)), 6)
+				}
+				return 0
+			}
+		}
+		return 6
+	}
+	return fractionDigits(t)
+}
+
+// addTime is a + sign * b, b a TIME.
+func addTime(ctx *sql.Context, a, b any, sign int64) (any, error) {
+	if a == nil || b == nil {
+		return nil, nil
+	}
+	if t, ok := b.(time.Time); ok || isDateText(b) {
+		ctx.Warn(erTruncatedWrongValue, "Incorrect INTERVAL DAY TO SECOND value: '%v'", textOrValue(t, b))
+		return nil, nil
+	}
+	d, ok := durationOf(ctx, b)
+	if !ok {
+		return nil, nil
+	}
+	d *= sign
+	if ts, ok := a.(types.Timespan); ok {
+		return clampDuration(ctx, ts.AsMicroseconds()+d), nil
+	}
+	if t, ok := a.(time.Time); ok {
+		return shiftDate(t, d), nil
+	}
+	if isDateText(a) || isNumber(a) && !dateNumberIsTime(a) {
+		t, ok := dateOf(ctx, a)
+		if !ok {
+			return nil, nil
+		}
+		r := shiftDate(t, d)
+		if r == nil {
+			return nil, nil
+		}
+		return dateText(r.(time.Time)), nil
+	}
+	us, ok := durationOf(ctx, a)
+	if !ok {
+		return nil, nil
+	}
+	return durationText(clampDuration(ctx, us+d).AsMicroseconds()), nil
+}
+
+func textOrValue(t time.Time, v any) any {
+	if _, ok := v.(time.Time); ok {
+		return dateText(t)
+	}
+	return v
+}
+
+// isDateText reports whether v is a string that names a date: one with
+// a dash past its sign.
+func isDateText(v any) bool {
+	s, ok := v.(string)
+	return ok && strings.Contains(strings.TrimPrefix(strings.TrimSpace(s), "-"), "-")
+}
+
+// dateNumberIsTime reports whether a number names a time, hhmmss, not
+// a date and time: it is below 10^10 (MySQL's rule for ADDTIME).
+func dateNumberIsTime(v any) bool {
+	n, err := decimalOf(nil, v)
+	return err != nil || n.Abs().LessThan(decimal.New(1, 10))
+}
+
+// shiftDate is t moved by us microseconds, or nil past the range of a
+// DATETIME.
+func shiftDate(t time.Time, us int64) any {
+	r := t.Add(time.Duration(us) * time.Microsecond)
+	if r.Year() < 0 || r.Year() > 9999 {
+		return nil
+	}
+	return r
+}
+
+// clampDuration is a TIME of us microseconds, 838:59:59 at most either
+// way, with warning 1292 where it had to be cut.
+func clampDuration(ctx *sql.Context, us int64) types.Timespan {
+	const most = (maxTimeHours*3600 + 59*60 + 59) * 1_000_000
+	if us > most || us < -most {
+		ctx.Warn(erTruncatedWrongValue, "Truncated incorrect time value: '%s'", durationText(us))
+		us = max(min(us, most), -most)
+	}
+	return types.Time.MicrosecondsToTimespan(us)
+}
+
+// durationText writes a TIME as MySQL writes it, with six fractional
+// digits when it has a fraction.
+func durationText(us int64) string {
+	sign := ""
+	if us < 0 {
+		sign, us = "-", -us
+	}
+	s := us / 1_000_000
+	return fmt.Sprintf("%s%02d:%02d:%02d", sign, s/3600, s/60%60, s%60) + fractionText(us%1_000_000)
+}
+
+// dateText writes a date and time as MySQL writes it, with six
+// fractional digits when it has a fraction.
+func dateText(t time.Time) string {
+	return t.Format("2006-01-02 15:04:05") + fractionText(int64(t.Nanosecond()/1000))
+}
+
+func fractionText(us int64) string {
+	if us == 0 {
+		return ""
+	}
+	return fmt.Sprintf(".%06d", us)
 }

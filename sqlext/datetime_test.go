@@ -71,3 +71,26 @@ func TestTimestampDiff(t *testing.T) {
 		"SELECT TIMESTAMPDIFF(DAY, 20240115, 20250116), TIMESTAMPDIFF(WEEK, '2024-01-15', '2025-01-16'), TIMESTAMPDIFF(MONTH, NULL, '2024-01-01')":                                              "367,52,NULL",
 	})
 }
+
+// TestAddTime: ADDTIME and SUBTIME add a TIME to, or take it from, a
+// date and time or a time, and TIMESTAMP(d, t) adds it to a date, typed
+// as MySQL types them (the answers and types are MariaDB 10.11's).
+func TestAddTime(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	mustExecAll(t, db, "CREATE DATABASE adt", "USE adt",
+		"CREATE TABLE t (d DATE, dt DATETIME, dt3 DATETIME(3), tm TIME)",
+		"INSERT INTO t VALUES ('2024-01-15', '2024-01-15 10:20:30', '2024-01-15 10:20:30.125', '10:20:30')")
+	wantTypedAnswers(t, db, []typedAnswer{
+		{"SELECT ADDTIME(d, '01:00:00'), ADDTIME(dt, '01:00:00'), SUBTIME(dt, '1 01:00:00'), ADDTIME(dt3, '10:20:30') FROM t",
+			"2024-01-15 01:00:00,2024-01-15 11:20:30,2024-01-14 09:20:30,2024-01-15 20:41:00.125", "DATETIME(0) DATETIME(0) DATETIME(0) DATETIME(3)"},
+		{"SELECT ADDTIME(tm, '1:00'), ADDTIME(tm, '30:00:00'), SUBTIME(tm, tm), TIMESTAMP(d, tm), TIMESTAMP(dt3, '1:00') FROM t",
+			"11:20:30,40:20:30,00:00:00,2024-01-15 10:20:30,2024-01-15 11:20:30.125", "TIME(0) TIME(0) TIME(0) DATETIME(0) DATETIME(3)"},
+	})
+	wantAnswers(t, db, "strings and numbers", map[string]string{
+		"SELECT ADDTIME('10:00:00', '1:30:00.5'), ADDTIME('2024-01-15 23:00:00', '02:00:00'), SUBTIME('2024-01-15 01:00:00', '1 02:00:00')": "11:30:00.500000,2024-01-16 01:00:00,2024-01-13 23:00:00",
+		"SELECT ADDTIME('10:00:00', '-11:00:00'), ADDTIME(NULL, '1:00'), ADDTIME(20240115102030, 10), ADDTIME(102030, 10)":                  "-01:00:00,NULL,2024-01-15 10:20:40,10:20:40",
+		"SELECT TIMESTAMP('2024-01-15', '10:20:30'), TIMESTAMP('2024-01-15 23:00:00', '02:00:00.25'), TIMESTAMP('2024-01-15')":              "2024-01-15 10:20:30,2024-01-16 01:00:00.25,2024-01-15 00:00:00",
+		"SELECT SUBTIME('10:00:00', '2024-01-01 01:00:00'), TIMESTAMP(20240115, '10:00')":                                                   "NULL,2024-01-15 10:00:00",
+	})
+}

@@ -90,6 +90,9 @@ var mysqlFunctions = []sql.Function{
 	scalarOfNulls("week", 1, 2, fixedType(types.Int64), week),                      // datetime.go
 	scalar("date_format", 2, 2, fixedType(types.LongText), formatted(clockOfDate)), // datetime.go
 	scalar("time_format", 2, 2, fixedType(types.LongText), formatted(clockOfTimeArg)),
+	addTimeFunction("addtime", 1),
+	addTimeFunction("subtime", -1),
+	timestampFunction,
 	nullOnNullFirst("str_to_date", func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) != 2 {
 			return nil, sql.ErrInvalidArgumentNumber.New("STR_TO_DATE", 2, len(args))
