@@ -376,6 +376,27 @@ func clockMicroseconds(t time.Time) int64 {
 	return int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
 }
 
+// dateNumberForm is a number below 10^14 written as a date, in any of
+// numberAsDate's forms, as YYYYMMDDhhmmss; ok is false for a number in
+// none of them.
+func dateNumberForm(x int64) (int64, bool) {
+	switch {
+	case x >= 101 && x <= 691231:
+		return (x + 20000000) * 1_000_000, true
+	case x >= 700101 && x <= 991231:
+		return (x + 19000000) * 1_000_000, true
+	case x >= 10000101 && x <= 99991231:
+		return x * 1_000_000, true
+	case x >= 101000000 && x <= 691231235959:
+		return x + 20000000000000, true
+	case x >= 700101000000 && x <= 991231235959:
+		return x + 19000000000000, true
+	case x >= 10000101000000:
+		return x, true
+	}
+	return 0, false
+}
+
 // isNumber reports whether v is a number as the engine holds one.
 func isNumber(v any) bool {
 	switch v.(type) {
@@ -414,20 +435,8 @@ func numberAsDate(ctx *sql.Context, v any) (time.Time, bool) {
 	if !whole.LessThan(decimal.New(1, 14)) {
 		return bad()
 	}
-	x := whole.IntPart()
-	switch {
-	case x >= 101 && x <= 691231:
-		x = (x + 20000000) * 1_000_000
-	case x >= 700101 && x <= 991231:
-		x = (x + 19000000) * 1_000_000
-	case x >= 10000101 && x <= 99991231:
-		x *= 1_000_000
-	case x >= 101000000 && x <= 691231235959:
-		x += 20000000000000
-	case x >= 700101000000 && x <= 991231235959:
-		x += 19000000000000
-	case x >= 10000101000000:
-	default:
+	x, ok := dateNumberForm(whole.IntPart())
+	if !ok {
 		return bad()
 	}
 	ymd, hms := x/1_000_000, x%1_000_000
@@ -490,7 +499,8 @@ func defaultWeekFormat(ctx *sql.Context) int64 {
 // mysqlFunctions cannot replace: EXTRACT(WEEK FROM d), which the engine
 // counted by WEEK's mode 3 where MySQL takes the session's
 // default_week_format (0 unless set); and TIMESTAMPDIFF
-// (timestampDiff).
+// (timestampDiff). It also has a date compared with a number compared
+// as MySQL compares them (datesAgainstNumbers).
 const dateFunctionRule analyzer.RuleId = 9988
 
 func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -505,7 +515,7 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		case *function.TimestampDiff:
 			return &scalarFunc{name: "timestampdiff", args: x.Children(), typ: types.Int64, typeOf: fixedType(types.Int64), eval: timestampDiff}, transform.NewTree, nil
 		}
-		return e, transform.SameTree, nil
+		return datesAgainstNumbers(e)
 	})
 }
 
@@ -727,3 +737,107 @@ func fractionText(us int64) string {
 	}
 	return fmt.Sprintf(".%06d", us)
 }
+
+// A DATE, DATETIME or TIMESTAMP compared with a number is compared as
+// MySQL compares it, as a date and time: the number read as one
+// (numberAsDate's forms, 20240115 or 240115 for 2024-01-15 00:00:00),
+// so that d = 20240115 holds for the DATE 2024-01-15, where the engine
+// failed to read the number as a date. Both sides become the number
+// YYYYMMDDhhmmss.ffffff (dateCompared); a number whose parts are no
+// date (20240200) is compared as it is, in that form.
+func datesAgainstNumbers(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	switch x := e.(type) {
+	case *expression.InTuple:
+		tuple, ok := x.Right().(expression.Tuple)
+		if !ok || !isDateTyped(x.Left()) {
+			return e, transform.SameTree, nil
+		}
+		items := make([]sql.Expression, len(tuple))
+		for i, c := range tuple {
+			if !types.IsNumber(c.Type()) {
+				return e, transform.SameTree, nil
+			}
+			items[i] = &dateCompared{Expression: c, number: true}
+		}
+		return expression.NewInTuple(&dateCompared{Expression: x.Left()}, expression.NewTuple(items...)), transform.NewTree, nil
+	case *expression.Between:
+		if !isDateTyped(x.Val) || !types.IsNumber(x.Lower.Type()) && !types.IsNumber(x.Upper.Type()) {
+			return e, transform.SameTree, nil
+		}
+		return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression { return asDateCompared(c) })
+	case expression.Comparer:
+		l, r := x.Left(), x.Right()
+		if isDateTyped(l) && types.IsNumber(r.Type()) || isDateTyped(r) && types.IsNumber(l.Type()) {
+			return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression { return asDateCompared(c) })
+		}
+	}
+	return e, transform.SameTree, nil
+}
+
+// isDateTyped reports whether e is a DATE, DATETIME or TIMESTAMP.
+func isDateTyped(e sql.Expression) bool { return types.IsTime(e.Type()) }
+
+// asDateCompared is a date or a number as dateCompared reads it, or nil
+// for anything else.
+func asDateCompared(e sql.Expression) sql.Expression {
+	switch t := e.Type(); {
+	case types.IsTime(t):
+		return &dateCompared{Expression: e}
+	case types.IsNumber(t):
+		return &dateCompared{Expression: e, number: true}
+	}
+	return nil
+}
+
+// dateCompared is a date, or a number compared with one, as the number
+// YYYYMMDDhhmmss.ffffff.
+type dateCompared struct {
+	sql.Expression
+	number bool
+}
+
+var dateComparedType = types.MustCreateDecimalType(20, 6)
+
+func (d *dateCompared) Type() sql.Type { return dateComparedType }
+
+func (d *dateCompared) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := d.Expression.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if !d.number {
+		t, ok := v.(time.Time)
+		if !ok {
+			if t, ok = timeOf(ctx, v); !ok {
+				return nil, nil
+			}
+		}
+		whole := (int64(t.Year())*10000+int64(t.Month())*100+int64(t.Day()))*1_000_000 + int64(t.Hour()*10000+t.Minute()*100+t.Second())
+		return decimal.New(whole, 0).Add(decimal.New(int64(t.Nanosecond()/1000), -6)), nil
+	}
+	n, err := decimalOf(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	whole := n.Truncate(0)
+	if x, ok := dateNumberForm(whole.IntPart()); ok && whole.Sign() >= 0 && whole.LessThan(decimal.New(1, 14)) {
+		return decimal.New(x, 0).Add(n.Sub(whole)), nil
+	}
+	return n, nil
+}
+
+func (d *dateCompared) Children() []sql.Expression { return []sql.Expression{d.Expression} }
+
+func (d *dateCompared) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(d, len(children), 1)
+	}
+	return &dateCompared{Expression: children[0], number: d.number}, nil
+}
+
+func (d *dateCompared) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (d *dateCompared) String() string      { return d.Expression.String() }
+func (d *dateCompared) DebugString() string { return sql.DebugString(d.Expression) }

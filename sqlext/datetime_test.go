@@ -1,9 +1,21 @@
 package sqlext_test
 
 import (
+	"database/sql"
 	"fmt"
 	"testing"
 )
+
+// inDatabase serves a fresh server and returns one connection to it
+// that reads dates as text (textTimes), in a new database made current,
+// after running stmts there.
+func inDatabase(t *testing.T, name string, stmts ...string) *sql.DB {
+	t.Helper()
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	mustExecAll(t, db, append([]string{"CREATE DATABASE " + name, "USE " + name}, stmts...)...)
+	return db
+}
 
 // TestDateAndTimeFormats: DATE_FORMAT and TIME_FORMAT write every
 // specifier as MySQL does (the answers are MariaDB 10.11's): %y of 2000
@@ -76,9 +88,7 @@ func TestTimestampDiff(t *testing.T) {
 // date and time or a time, and TIMESTAMP(d, t) adds it to a date, typed
 // as MySQL types them (the answers and types are MariaDB 10.11's).
 func TestAddTime(t *testing.T) {
-	_, addr, _ := serve(t)
-	db := textTimes(t, addr)
-	mustExecAll(t, db, "CREATE DATABASE adt", "USE adt",
+	db := inDatabase(t, "adt",
 		"CREATE TABLE t (d DATE, dt DATETIME, dt3 DATETIME(3), tm TIME)",
 		"INSERT INTO t VALUES ('2024-01-15', '2024-01-15 10:20:30', '2024-01-15 10:20:30.125', '10:20:30')")
 	wantTypedAnswers(t, db, []typedAnswer{
@@ -92,5 +102,22 @@ func TestAddTime(t *testing.T) {
 		"SELECT ADDTIME('10:00:00', '-11:00:00'), ADDTIME(NULL, '1:00'), ADDTIME(20240115102030, 10), ADDTIME(102030, 10)":                  "-01:00:00,NULL,2024-01-15 10:20:40,10:20:40",
 		"SELECT TIMESTAMP('2024-01-15', '10:20:30'), TIMESTAMP('2024-01-15 23:00:00', '02:00:00.25'), TIMESTAMP('2024-01-15')":              "2024-01-15 10:20:30,2024-01-16 01:00:00.25,2024-01-15 00:00:00",
 		"SELECT SUBTIME('10:00:00', '2024-01-01 01:00:00'), TIMESTAMP(20240115, '10:00')":                                                   "NULL,2024-01-15 10:00:00",
+	})
+}
+
+// TestDatesComparedWithNumbers: a date compared with a number reads the
+// number as a date, YYYYMMDD or YYMMDD with or without hhmmss, as MySQL
+// does (the answers are MariaDB 10.11's).
+func TestDatesComparedWithNumbers(t *testing.T) {
+	db := inDatabase(t, "dn",
+		"CREATE TABLE t (id INT PRIMARY KEY, d DATE, dt DATETIME, dt3 DATETIME(3))",
+		"INSERT INTO t VALUES (1, '2024-01-15', '2024-01-15 10:20:30', '2024-01-15 10:20:30.125'), (2, '2024-02-01', '2024-01-15 00:00:00', NULL)")
+	wantAnswers(t, db, "compared", map[string]string{
+		"SELECT d = 20240115, d > 20240100, d < 20240200, dt = 20240115102030, dt > 20240115, d = 20240115.0 FROM t WHERE id = 1":                "1,1,1,1,1,1",
+		"SELECT d IN (20240115, 1), d BETWEEN 20240101 AND 20240131, 20240115 = d, d <=> 20240115, dt3 = 20240115102030.125 FROM t WHERE id = 1": "1,1,1,1,1",
+		"SELECT d > 240115, d = 240115, d <> 20240115, d IN (1, 2), d NOT BETWEEN 20240101 AND 20240131, d = 2024 FROM t WHERE id = 1":           "0,1,0,0,0,0",
+		"SELECT id FROM t WHERE d = 20240115":  "1",
+		"SELECT id FROM t WHERE dt = 20240115": "2",
+		"SELECT id FROM t WHERE d >= 20240201": "2",
 	})
 }
