@@ -500,7 +500,8 @@ func defaultWeekFormat(ctx *sql.Context) int64 {
 // counted by WEEK's mode 3 where MySQL takes the session's
 // default_week_format (0 unless set); and TIMESTAMPDIFF
 // (timestampDiff). It also has a date compared with a number compared
-// as MySQL compares them (datesAgainstNumbers).
+// as MySQL compares them (datesAgainstNumbers), and a number in date
+// arithmetic read as a date (numbersAsDates).
 const dateFunctionRule analyzer.RuleId = 9988
 
 func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -514,6 +515,9 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			return &scalarFunc{name: "week", args: []sql.Expression{x.RightChild}, typ: types.Int64, typeOf: fixedType(types.Int64), eval: week}, transform.NewTree, nil
 		case *function.TimestampDiff:
 			return &scalarFunc{name: "timestampdiff", args: x.Children(), typ: types.Int64, typeOf: fixedType(types.Int64), eval: timestampDiff}, transform.NewTree, nil
+		}
+		if e, same, err := numbersAsDates(e); same == transform.NewTree || err != nil {
+			return e, same, err
 		}
 		return datesAgainstNumbers(e)
 	})
@@ -841,3 +845,67 @@ func (d *dateCompared) CollationCoercibility(*sql.Context) (sql.CollationID, byt
 
 func (d *dateCompared) String() string      { return d.Expression.String() }
 func (d *dateCompared) DebugString() string { return sql.DebugString(d.Expression) }
+
+// numbersAsDates has a number that date arithmetic adds to or subtracts
+// from (DATE_ADD, DATE_SUB, + INTERVAL, - INTERVAL) read as the date
+// and time it names, as MySQL reads it: 20240115 + INTERVAL 1 DAY is
+// 2024-01-16, where the engine answered NULL. The number becomes the
+// text of its date (numberDateText), which the arithmetic answers with
+// text, as MySQL answers for an argument that is not temporal.
+func numbersAsDates(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	switch e.(type) {
+	case *function.DateAdd, *function.DateSub:
+	case *expression.Arithmetic:
+		if !dateArithmetic(e) {
+			return e, transform.SameTree, nil
+		}
+	default:
+		return e, transform.SameTree, nil
+	}
+	return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression {
+		if _, ok := c.(*expression.Interval); ok || !types.IsNumber(c.Type()) {
+			return nil
+		}
+		return &numberDateText{Expression: c}
+	})
+}
+
+// numberDateText is a number as the text of the date it names
+// (numberAsDate): YYYY-MM-DD for one without a time of day, else
+// YYYY-MM-DD hh:mm:ss with any fraction; NULL, with warning 1292, for a
+// number that names none.
+type numberDateText struct {
+	sql.Expression
+}
+
+func (n *numberDateText) Type() sql.Type { return types.LongText }
+
+func (n *numberDateText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := n.Expression.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	t, ok := numberAsDate(ctx, v)
+	if !ok {
+		return nil, nil
+	}
+	if whole, err := decimalOf(ctx, v); err == nil && whole.Truncate(0).LessThan(decimal.New(1, 8)) {
+		return t.Format("2006-01-02"), nil
+	}
+	return dateText(t), nil
+}
+
+func (n *numberDateText) Children() []sql.Expression { return []sql.Expression{n.Expression} }
+
+func (n *numberDateText) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 1)
+	}
+	return &numberDateText{Expression: children[0]}, nil
+}
+
+func (n *numberDateText) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return ctx.GetCollation(), 4
+}
+
+func (n *numberDateText) String() string { return n.Expression.String() }

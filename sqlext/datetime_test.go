@@ -121,3 +121,15 @@ func TestDatesComparedWithNumbers(t *testing.T) {
 		"SELECT id FROM t WHERE d >= 20240201": "2",
 	})
 }
+
+// TestNumbersInDateArithmetic: a number added to or subtracted from in
+// date arithmetic is read as the date it names (the answers are
+// MariaDB 10.11's).
+func TestNumbersInDateArithmetic(t *testing.T) {
+	db := inDatabase(t, "na", "CREATE TABLE t (id INT PRIMARY KEY, n BIGINT)", "INSERT INTO t VALUES (1, 20240115), (2, 20240115102030)")
+	wantAnswers(t, db, "numbers as dates", map[string]string{
+		"SELECT 20240115 + INTERVAL 1 DAY, DATE_ADD(20240115, INTERVAL 1 DAY), DATE_SUB(20240115102030, INTERVAL 1 HOUR), INTERVAL 1 MONTH + 240115": "2024-01-16,2024-01-16,2024-01-15 09:20:30,2024-02-15",
+		"SELECT 20240115 - INTERVAL 1 DAY, ADDDATE(20240115, 1), DATE_ADD(123, INTERVAL 1 DAY), 20240115 + INTERVAL 1 HOUR":                          "2024-01-14,2024-01-16,2000-01-24,2024-01-15 01:00:00",
+		"SELECT n + INTERVAL 1 DAY FROM t ORDER BY id": "2024-01-16;2024-01-16 10:20:30",
+	})
+}
