@@ -14,7 +14,8 @@ type AnalyzerRule struct {
 }
 
 // The rules every statement passes through, in the order they run:
-// before the engine's own, the reading of text and of dates and times as
+// before the engine's own, MySQL's date functions in place of some of
+// the engine's, the reading of text and of dates and times as
 // numbers, and the lending of a written table's database to its triggers;
 // after them, textRule, then exactSumRule, which retypes SUM and AVG,
 // and numericRule, which types %, DIV and the choice functions as MySQL
@@ -22,6 +23,7 @@ type AnalyzerRule struct {
 // tables and views, before rangeRule fixes the types of the arithmetic
 // over them, and last the session's own database given back.
 func init() {
+	beforeEveryStatement(dateFunctionRule, dateFunctions)
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)

@@ -100,7 +100,12 @@ var mysqlFunctions = []sql.Function{
 	onDuration("minute", function.NewMinute, func(us int64) int64 { return abs64(us) / 60_000_000 % 60 }),
 	onDuration("second", function.NewSecond, func(us int64) int64 { return abs64(us) / 1_000_000 % 60 }),
 	onDuration("microsecond", function.NewMicrosecond, func(us int64) int64 { return abs64(us) % 1_000_000 }),
-	nullOnNullFirst("week", function.NewWeek),
+	scalarOfNulls("week", 1, 2, fixedType(types.Int64), week),                      // datetime.go
+	scalar("date_format", 2, 2, fixedType(types.LongText), formatted(clockOfDate)), // datetime.go
+	scalar("time_format", 2, 2, fixedType(types.LongText), formatted(clockOfTimeArg)),
+	addTimeFunction("addtime", 1),
+	addTimeFunction("subtime", -1),
+	timestampFunction,
 	nullOnNullFirst("str_to_date", func(args ...sql.Expression) (sql.Expression, error) {
 		if len(args) != 2 {
 			return nil, sql.ErrInvalidArgumentNumber.New("STR_TO_DATE", 2, len(args))

@@ -1,0 +1,135 @@
+package sqlext_test
+
+import (
+	"database/sql"
+	"fmt"
+	"testing"
+)
+
+// inDatabase serves a fresh server and returns one connection to it
+// that reads dates as text (textTimes), in a new database made current,
+// after running stmts there.
+func inDatabase(t *testing.T, name string, stmts ...string) *sql.DB {
+	t.Helper()
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	mustExecAll(t, db, append([]string{"CREATE DATABASE " + name, "USE " + name}, stmts...)...)
+	return db
+}
+
+// TestDateAndTimeFormats: DATE_FORMAT and TIME_FORMAT write every
+// specifier as MySQL does (the answers are MariaDB 10.11's): %y of 2000
+// is 00, and TIME_FORMAT writes a negative TIME or one past a day as it
+// is. MySQL 8.0 writes the date parts of a TIME as zeros (%Y 0000, %d
+// 00), where MariaDB answers NULL; here they follow MySQL.
+func TestDateAndTimeFormats(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	wantAnswers(t, db, "formats", map[string]string{
+		"SELECT DATE_FORMAT('2000-01-01', '%y %Y %m %c %d %e %j %D %a %W %b %M')":                                                   "00 2000 01 1 01 1 001 1st Sat Saturday Jan January",
+		"SELECT DATE_FORMAT('1999-12-31 12:00:00', '%H %k %h %I %l %p %r %T %i %s %f')":                                             "12 12 12 12 12 PM 12:00:00 PM 12:00:00 00 00 000000",
+		"SELECT DATE_FORMAT('2024-02-29 00:05:06.000007', '%H %k %h %l %p %r %f %w %U %u %V %v %X %x %% %Q')":                       "00 0 12 12 AM 12:05:06 AM 000007 4 08 09 08 09 2024 2024 % Q",
+		"SELECT DATE_FORMAT('0001-01-01', '%X %x %y'), DATE_FORMAT('2024-12-31', '%U %u %V %v %X %x')":                              "0000 0001 01,52 53 52 01 2024 2025",
+		"SELECT DATE_FORMAT(20240115, '%Y-%m-%d'), DATE_FORMAT('abc', '%Y'), DATE_FORMAT(NULL, '%Y'), DATE_FORMAT('2024-01-15', 5)": "2024-01-15,NULL,NULL,5",
+		"SELECT TIME_FORMAT('-01:02:03', '%H:%i:%s %k %h %l %p %r %T %f')":                                                          "-01:02:03 1 01 1 AM 01:02:03 AM 01:02:03 000000",
+		"SELECT TIME_FORMAT('100:00:00', '%H %k %h %l %p %T'), TIME_FORMAT('838:59:59', '%r')":                                      "100 100 04 4 AM 100:00:00,10:59:59 PM",
+		"SELECT TIME_FORMAT('2024-01-15 13:14:15', '%T %p'), TIME_FORMAT(123456, '%H.%i'), TIME_FORMAT('00:00:00', '%l %p %h')":     "13:14:15 PM,12.34,12 AM 12",
+		"SELECT TIME_FORMAT('12:00:00', '%M'), TIME_FORMAT('12:00:00', '%j'), TIME_FORMAT('12:00:00', '%W')":                        "NULL,NULL,NULL",
+		// MySQL 8.0; MariaDB answers NULL for each.
+		"SELECT TIME_FORMAT('12:00:00', '%Y %y %m %c %d %e')": "0000 00 00 0 00 0",
+	})
+	wantWarnings(t, db, "SELECT DATE_FORMAT('abc', '%Y')", "1292 Incorrect datetime value: 'abc'")
+}
+
+// TestWeeks: WEEK counts the weeks of each of its modes as MySQL does
+// near the turn of a year, and EXTRACT(WEEK ...) and WEEK without a
+// mode take default_week_format (the answers are MariaDB 10.11's).
+func TestWeeks(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	answers := map[string]string{}
+	for d, want := range map[string]string{
+		"2024-12-31": "52,53,52,1,53,53,1,53,202501,52",
+		"2023-01-01": "1,0,1,52,1,0,1,52,202252,1",
+		"2021-01-03": "1,0,1,53,1,0,1,52,202053,1",
+		"2027-01-01": "0,0,52,53,0,0,52,52,202653,0",
+		"2000-01-01": "0,0,52,52,0,0,52,52,199952,0",
+	} {
+		q := "SELECT "
+		for m := range 8 {
+			q += fmt.Sprintf("WEEK('%s', %d), ", d, m)
+		}
+		answers[q+fmt.Sprintf("YEARWEEK('%s', 3), EXTRACT(WEEK FROM '%s')", d, d)] = want
+	}
+	answers["SELECT EXTRACT(WEEK FROM '2024-01-15'), WEEK('2024-12-31', NULL), WEEK(NULL, 3), WEEK(20241231, 3), WEEK('2024-12-31', 11)"] = "2,52,NULL,1,1"
+	wantAnswers(t, db, "weeks", answers)
+	mustExec(t, db, "SET default_week_format = 3")
+	wantAnswers(t, db, "default_week_format 3", map[string]string{
+		"SELECT WEEK('2024-12-31'), EXTRACT(WEEK FROM '2024-12-31'), YEARWEEK('2024-12-31')": "1,1,202452",
+	})
+}
+
+// TestTimestampDiff: TIMESTAMPDIFF counts whole months, quarters and
+// years by the day and time of day, and any unit over the whole range
+// of dates (the answers are MariaDB 10.11's).
+func TestTimestampDiff(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := textTimes(t, addr)
+	wantAnswers(t, db, "timestampdiff", map[string]string{
+		"SELECT TIMESTAMPDIFF(MONTH, '1999-12-31', '2025-03-31'), TIMESTAMPDIFF(QUARTER, '1999-12-31', '2025-03-31'), TIMESTAMPDIFF(MONTH, '2025-03-31', '1999-12-31')":                         "303,101,-303",
+		"SELECT TIMESTAMPDIFF(MONTH, '1999-12-31 23:59:59', '2025-01-01'), TIMESTAMPDIFF(YEAR, '2024-02-29', '2025-02-28'), TIMESTAMPDIFF(MONTH, '2024-01-31', '2024-02-29')":                   "300,0,0",
+		"SELECT TIMESTAMPDIFF(MONTH, '2024-01-15 10:00:00', '2024-02-15 09:59:59.999999'), TIMESTAMPDIFF(MONTH, '2024-01-15 10:00:00.5', '2024-02-15 10:00:00.4')":                              "0,0",
+		"SELECT TIMESTAMPDIFF(SECOND, '0001-01-01', '9999-12-31'), TIMESTAMPDIFF(YEAR, '0001-01-01', '9999-12-31'), TIMESTAMPDIFF(MICROSECOND, '2024-01-15 10:00:00', '2024-01-15 09:59:59.5')": "315537811200,9998,-500000",
+		"SELECT TIMESTAMPDIFF(DAY, 20240115, 20250116), TIMESTAMPDIFF(WEEK, '2024-01-15', '2025-01-16'), TIMESTAMPDIFF(MONTH, NULL, '2024-01-01')":                                              "367,52,NULL",
+	})
+}
+
+// TestAddTime: ADDTIME and SUBTIME add a TIME to, or take it from, a
+// date and time or a time, and TIMESTAMP(d, t) adds it to a date, typed
+// as MySQL types them (the answers and types are MariaDB 10.11's).
+func TestAddTime(t *testing.T) {
+	db := inDatabase(t, "adt",
+		"CREATE TABLE t (d DATE, dt DATETIME, dt3 DATETIME(3), tm TIME)",
+		"INSERT INTO t VALUES ('2024-01-15', '2024-01-15 10:20:30', '2024-01-15 10:20:30.125', '10:20:30')")
+	wantTypedAnswers(t, db, []typedAnswer{
+		{"SELECT ADDTIME(d, '01:00:00'), ADDTIME(dt, '01:00:00'), SUBTIME(dt, '1 01:00:00'), ADDTIME(dt3, '10:20:30') FROM t",
+			"2024-01-15 01:00:00,2024-01-15 11:20:30,2024-01-14 09:20:30,2024-01-15 20:41:00.125", "DATETIME(0) DATETIME(0) DATETIME(0) DATETIME(3)"},
+		{"SELECT ADDTIME(tm, '1:00'), ADDTIME(tm, '30:00:00'), SUBTIME(tm, tm), TIMESTAMP(d, tm), TIMESTAMP(dt3, '1:00') FROM t",
+			"11:20:30,40:20:30,00:00:00,2024-01-15 10:20:30,2024-01-15 11:20:30.125", "TIME(0) TIME(0) TIME(0) DATETIME(0) DATETIME(3)"},
+	})
+	wantAnswers(t, db, "strings and numbers", map[string]string{
+		"SELECT ADDTIME('10:00:00', '1:30:00.5'), ADDTIME('2024-01-15 23:00:00', '02:00:00'), SUBTIME('2024-01-15 01:00:00', '1 02:00:00')": "11:30:00.500000,2024-01-16 01:00:00,2024-01-13 23:00:00",
+		"SELECT ADDTIME('10:00:00', '-11:00:00'), ADDTIME(NULL, '1:00'), ADDTIME(20240115102030, 10), ADDTIME(102030, 10)":                  "-01:00:00,NULL,2024-01-15 10:20:40,10:20:40",
+		"SELECT TIMESTAMP('2024-01-15', '10:20:30'), TIMESTAMP('2024-01-15 23:00:00', '02:00:00.25'), TIMESTAMP('2024-01-15')":              "2024-01-15 10:20:30,2024-01-16 01:00:00.25,2024-01-15 00:00:00",
+		"SELECT SUBTIME('10:00:00', '2024-01-01 01:00:00'), TIMESTAMP(20240115, '10:00')":                                                   "NULL,2024-01-15 10:00:00",
+	})
+}
+
+// TestDatesComparedWithNumbers: a date compared with a number reads the
+// number as a date, YYYYMMDD or YYMMDD with or without hhmmss, as MySQL
+// does (the answers are MariaDB 10.11's).
+func TestDatesComparedWithNumbers(t *testing.T) {
+	db := inDatabase(t, "dn",
+		"CREATE TABLE t (id INT PRIMARY KEY, d DATE, dt DATETIME, dt3 DATETIME(3))",
+		"INSERT INTO t VALUES (1, '2024-01-15', '2024-01-15 10:20:30', '2024-01-15 10:20:30.125'), (2, '2024-02-01', '2024-01-15 00:00:00', NULL)")
+	wantAnswers(t, db, "compared", map[string]string{
+		"SELECT d = 20240115, d > 20240100, d < 20240200, dt = 20240115102030, dt > 20240115, d = 20240115.0 FROM t WHERE id = 1":                "1,1,1,1,1,1",
+		"SELECT d IN (20240115, 1), d BETWEEN 20240101 AND 20240131, 20240115 = d, d <=> 20240115, dt3 = 20240115102030.125 FROM t WHERE id = 1": "1,1,1,1,1",
+		"SELECT d > 240115, d = 240115, d <> 20240115, d IN (1, 2), d NOT BETWEEN 20240101 AND 20240131, d = 2024 FROM t WHERE id = 1":           "0,1,0,0,0,0",
+		"SELECT id FROM t WHERE d = 20240115":  "1",
+		"SELECT id FROM t WHERE dt = 20240115": "2",
+		"SELECT id FROM t WHERE d >= 20240201": "2",
+	})
+}
+
+// TestNumbersInDateArithmetic: a number added to or subtracted from in
+// date arithmetic is read as the date it names (the answers are
+// MariaDB 10.11's).
+func TestNumbersInDateArithmetic(t *testing.T) {
+	db := inDatabase(t, "na", "CREATE TABLE t (id INT PRIMARY KEY, n BIGINT)", "INSERT INTO t VALUES (1, 20240115), (2, 20240115102030)")
+	wantAnswers(t, db, "numbers as dates", map[string]string{
+		"SELECT 20240115 + INTERVAL 1 DAY, DATE_ADD(20240115, INTERVAL 1 DAY), DATE_SUB(20240115102030, INTERVAL 1 HOUR), INTERVAL 1 MONTH + 240115": "2024-01-16,2024-01-16,2024-01-15 09:20:30,2024-02-15",
+		"SELECT 20240115 - INTERVAL 1 DAY, ADDDATE(20240115, 1), DATE_ADD(123, INTERVAL 1 DAY), 20240115 + INTERVAL 1 HOUR":                          "2024-01-14,2024-01-16,2000-01-24,2024-01-15 01:00:00",
+		"SELECT n + INTERVAL 1 DAY FROM t ORDER BY id": "2024-01-16;2024-01-16 10:20:30",
+	})
+}
