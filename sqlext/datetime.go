@@ -581,9 +581,13 @@ func addTimeFunction(name string, sign int64) sql.Function {
 	})
 }
 
-// timestampFunction is TIMESTAMP(d), the engine's, and TIMESTAMP(d, t),
-// a DATETIME whatever d is.
+// timestampFunction is TIMESTAMP(d), d as a DATETIME (the engine's kept
+// a DATE a DATE: 2024-01-15 where MySQL gives 2024-01-15 00:00:00), and
+// TIMESTAMP(d, t), a DATETIME whatever d is.
 var timestampFunction = sql.FunctionN{Name: "timestamp", Fn: func(args ...sql.Expression) (sql.Expression, error) {
+	if len(args) == 1 && types.IsDateType(args[0].Type()) {
+		return expression.NewConvert(args[0], expression.ConvertToDatetime), nil
+	}
 	if len(args) != 2 {
 		return function.NewDatetime(args...)
 	}
