@@ -106,12 +106,7 @@ var mysqlFunctions = []sql.Function{
 	addTimeFunction("addtime", 1),
 	addTimeFunction("subtime", -1),
 	timestampFunction,
-	nullOnNullFirst("str_to_date", func(args ...sql.Expression) (sql.Expression, error) {
-		if len(args) != 2 {
-			return nil, sql.ErrInvalidArgumentNumber.New("STR_TO_DATE", 2, len(args))
-		}
-		return function.NewStrToDate(args[0], args[1]), nil
-	}),
+	strToDateFunction, // strtodate.go
 }
 
 // onDuration is one of the engine's functions of a time of day, taken

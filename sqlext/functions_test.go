@@ -29,16 +29,18 @@ func TestMySQLFunctions(t *testing.T) {
 		"SELECT SEC_TO_TIME(3661), SEC_TO_TIME(-5), SEC_TO_TIME(4000000)":                                                                                           "01:01:01,-00:00:05,838:59:59",
 		"SELECT PERIOD_ADD(202401, 2), PERIOD_ADD(2401, 13), PERIOD_DIFF(202403, 202401), PERIOD_DIFF(2403, 202312)":                                                "202403,202502,2,3",
 		"SELECT TO_SECONDS('2007-10-07 01:02:03'), TO_SECONDS('2009-11-29'), TO_SECONDS(NULL)":                                                                      "63358938123,63426672000,NULL",
-		"SELECT WEEK(d), STR_TO_DATE(c, '%Y') IS NULL FROM t ORDER BY id":                                                                                           "2,0;NULL,1",
-		"SELECT UTC_DATE() = DATE(UTC_TIMESTAMP()), UTC_TIME() IS NOT NULL":                                                                                         "1,1",
-		"SELECT MAKE_SET(1, 'a', 'b', 'c'), MAKE_SET(1 | 4, 'hello', 'nice', NULL, 'world'), MAKE_SET(0, 'a'), MAKE_SET(NULL, 'a')":                                 "a,hello,,NULL",
-		"SELECT MAKE_SET(-1, 'a', 'b'), MAKE_SET(3, 1, 2.5), MAKE_SET('3', 'x', 'y'), MAKE_SET(2, NULL, NULL), MAKE_SET(1.6, 'a', 'b')":                             "a,b,1,2.5,x,y,,b",
-		"SELECT EXPORT_SET(5, 'Y', 'N', ',', 4), EXPORT_SET(6, '1', '0', '', 10), EXPORT_SET(-1, '1', '0', '', 3), EXPORT_SET(5, 'Y', 'N', ',', 0)":                 "Y,N,Y,N,0110000000,111,",
-		"SELECT LENGTH(EXPORT_SET(5, 'Y', 'N')), EXPORT_SET(5, 'Y', 'N', '|', 65) = EXPORT_SET(5, 'Y', 'N', '|', -1), EXPORT_SET(2.5, '1', '0', '', 4)":             "127,1,1100",
-		"SELECT EXPORT_SET(18446744073709551615, '1', '0', '', 64) = REPEAT('1', 64), EXPORT_SET(NULL, 'Y', 'N'), EXPORT_SET(5, 'Y', 'N', NULL)":                    "1,NULL,NULL",
-		"SELECT MICROSECOND('12:00:00.123456'), MICROSECOND('2024-01-01 10:00:00.5'), MICROSECOND(TIME '-00:00:01.25'), MICROSECOND('10:00:00')":                    "123456,500000,250000,0",
-		"SELECT TIME_TO_SEC(t), HOUR(t), MINUTE(t), SECOND(t), HOUR(at), SECOND('abc') FROM d ORDER BY id":                                                          "3661,1,1,1,11,NULL;-5,0,0,5,NULL,NULL;3020399,838,59,59,NULL,NULL;NULL,NULL,NULL,NULL,NULL,NULL",
-		"SELECT MICROSECOND(TIMESTAMP '2024-01-01 10:00:00.000007'), MICROSECOND(NULL), MICROSECOND('abc'), MICROSECOND(t) FROM d WHERE id = 1":                     "7,NULL,NULL,0",
+		// MySQL gives STR_TO_DATE('2024', '%Y') as 2024-00-00, a date the
+		// engine's DATE cannot hold: NULL with warning 1411 (strtodate.go).
+		"SELECT WEEK(d), STR_TO_DATE(c, '%Y') IS NULL FROM t ORDER BY id":                                                                               "2,1;NULL,1",
+		"SELECT UTC_DATE() = DATE(UTC_TIMESTAMP()), UTC_TIME() IS NOT NULL":                                                                             "1,1",
+		"SELECT MAKE_SET(1, 'a', 'b', 'c'), MAKE_SET(1 | 4, 'hello', 'nice', NULL, 'world'), MAKE_SET(0, 'a'), MAKE_SET(NULL, 'a')":                     "a,hello,,NULL",
+		"SELECT MAKE_SET(-1, 'a', 'b'), MAKE_SET(3, 1, 2.5), MAKE_SET('3', 'x', 'y'), MAKE_SET(2, NULL, NULL), MAKE_SET(1.6, 'a', 'b')":                 "a,b,1,2.5,x,y,,b",
+		"SELECT EXPORT_SET(5, 'Y', 'N', ',', 4), EXPORT_SET(6, '1', '0', '', 10), EXPORT_SET(-1, '1', '0', '', 3), EXPORT_SET(5, 'Y', 'N', ',', 0)":     "Y,N,Y,N,0110000000,111,",
+		"SELECT LENGTH(EXPORT_SET(5, 'Y', 'N')), EXPORT_SET(5, 'Y', 'N', '|', 65) = EXPORT_SET(5, 'Y', 'N', '|', -1), EXPORT_SET(2.5, '1', '0', '', 4)": "127,1,1100",
+		"SELECT EXPORT_SET(18446744073709551615, '1', '0', '', 64) = REPEAT('1', 64), EXPORT_SET(NULL, 'Y', 'N'), EXPORT_SET(5, 'Y', 'N', NULL)":        "1,NULL,NULL",
+		"SELECT MICROSECOND('12:00:00.123456'), MICROSECOND('2024-01-01 10:00:00.5'), MICROSECOND(TIME '-00:00:01.25'), MICROSECOND('10:00:00')":        "123456,500000,250000,0",
+		"SELECT TIME_TO_SEC(t), HOUR(t), MINUTE(t), SECOND(t), HOUR(at), SECOND('abc') FROM d ORDER BY id":                                              "3661,1,1,1,11,NULL;-5,0,0,5,NULL,NULL;3020399,838,59,59,NULL,NULL;NULL,NULL,NULL,NULL,NULL,NULL",
+		"SELECT MICROSECOND(TIMESTAMP '2024-01-01 10:00:00.000007'), MICROSECOND(NULL), MICROSECOND('abc'), MICROSECOND(t) FROM d WHERE id = 1":         "7,NULL,NULL,0",
 	})
 }
 
