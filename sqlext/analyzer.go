@@ -28,6 +28,7 @@ func init() {
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(exactSumRule, exactSums)
 	onEveryStatement(exactWindowRule, exactWindows)
+	onEveryStatement(distinctOrderRule, distinctOrders)
 	onEveryStatement(numericRule, numericOperations)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
