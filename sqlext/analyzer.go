@@ -17,9 +17,9 @@ type AnalyzerRule struct {
 // before the engine's own, MySQL's date functions in place of some of
 // the engine's, the reading of text and of dates and times as
 // numbers, and the lending of a written table's database to its triggers;
-// after them, textRule, then exactSumRule, which retypes SUM and AVG,
-// and numericRule, which types %, DIV and the choice functions as MySQL
-// does, then derivedTypeRule, which carries such types out of derived
+// after them, textRule, then exactSumRule and exactWindowRule, which
+// retype SUM and AVG, and numericRule, which types %, DIV and the choice
+// functions as MySQL does, then derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
 // over them, and last the session's own database given back.
 func init() {
@@ -29,6 +29,8 @@ func init() {
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(exactSumRule, exactSums)
+	onEveryStatement(exactWindowRule, exactWindows)
+	onEveryStatement(distinctOrderRule, distinctOrders)
 	onEveryStatement(numericRule, numericOperations)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)

@@ -56,14 +56,23 @@ func exactSums(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, 
 			return agg, transform.NewTree, nil
 		})
 	})
-	if err != nil || len(typed) == 0 {
+	if err != nil {
 		return n, same, err
 	}
-	out, retypedSame, err := retypeReferences(n, typed)
-	if same == transform.NewTree {
-		retypedSame = transform.NewTree
+	return retypeSwapped(n, same, typed)
+}
+
+// retypeSwapped is n, where the aggregates of typed were swapped (a new
+// tree when swapped says so), with the references to them retyped.
+func retypeSwapped(n sql.Node, swapped transform.TreeIdentity, typed map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
+	if len(typed) == 0 {
+		return n, swapped, nil
 	}
-	return out, retypedSame, err
+	out, same, err := retypeReferences(n, typed)
+	if swapped == transform.NewTree {
+		same = transform.NewTree
+	}
+	return out, same, err
 }
 
 // retypeReferences gives each reference in n's expressions to a column
@@ -107,17 +116,8 @@ var (
 // SUM or AVG of an integer or a DECIMAL (a window function included,
 // which the engine computes apart).
 func newExactAggregate(e sql.Expression) *exactAggregate {
-	var agg sql.Aggregation
-	avg := false
-	switch a := e.(type) {
-	case *aggregation.Sum:
-		agg = a
-	case *aggregation.Avg:
-		agg, avg = a, true
-	default:
-		return nil
-	}
-	if agg.Window() != nil {
+	agg, avg := sumOrAvg(e)
+	if agg == nil || agg.Window() != nil {
 		return nil
 	}
 	typ, ok := exactType(agg.Children()[0].Type(), avg)
@@ -125,6 +125,18 @@ func newExactAggregate(e sql.Expression) *exactAggregate {
 		return nil
 	}
 	return &exactAggregate{Aggregation: agg, typ: typ, avg: avg}
+}
+
+// sumOrAvg is e when it is the engine's SUM or AVG, and whether AVG, or
+// nil.
+func sumOrAvg(e sql.Expression) (sql.Aggregation, bool) {
+	switch a := e.(type) {
+	case *aggregation.Sum:
+		return a, false
+	case *aggregation.Avg:
+		return a, true
+	}
+	return nil, false
 }
 
 // exactType is the DECIMAL MySQL gives SUM or AVG of an argument of type

@@ -1,0 +1,46 @@
+package sqlext_test
+
+import "testing"
+
+// TestWindowSumAndAvgAreTypedAsMySQL: SUM and AVG as window functions,
+// framed or not, partitioned or not, are exact DECIMALs of an integer or
+// DECIMAL argument (AVG four decimals more) and DOUBLEs of a DOUBLE one,
+// as in a GROUP BY. The answers are MariaDB 10.11's, which MySQL 8.0
+// shares.
+func TestWindowSumAndAvgAreTypedAsMySQL(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE wf", "USE wf",
+		"CREATE TABLE t (id INT PRIMARY KEY, g INT, i INT, u BIGINT UNSIGNED, d DECIMAL(10,2), f DOUBLE)",
+		"INSERT INTO t VALUES (1, 1, 7, 3, 12.50, 2.5), (2, 1, -3, 0, -0.75, -0.001), (3, 2, NULL, NULL, NULL, NULL),"+
+			" (4, 1, 0, 18446744073709551615, 99999999.99, 1e20), (5, 3, 2147483647, 42, 0.01, 3.14159)")
+	cases := []typedAnswer{
+		{"SELECT SUM(i) OVER (ORDER BY id) FROM t ORDER BY id", "7;4;4;4;2147483651", "DECIMAL(32,0)"},
+		{"SELECT AVG(d) OVER (ORDER BY id) FROM t ORDER BY id", "12.500000;5.875000;5.875000;33333337.246667;25000002.937500", "DECIMAL(14,6)"},
+		{"SELECT SUM(u) OVER (PARTITION BY g) s FROM t ORDER BY id", "18446744073709551618;18446744073709551618;NULL;18446744073709551618;42", "DECIMAL(42,0)"},
+		{"SELECT AVG(i) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t ORDER BY id",
+			"7.0000;2.0000;NULL;-1.5000;2147483647.0000", "DECIMAL(14,4)"},
+		{"SELECT SUM(f) OVER w, AVG(f) OVER w FROM t WINDOW w AS (PARTITION BY g) ORDER BY id",
+			"1e+20,3.333333333333333e+19;1e+20,3.333333333333333e+19;NULL,NULL;1e+20,3.333333333333333e+19;3.14159,3.14159", "DOUBLE DOUBLE"},
+		{"SELECT s + 1 FROM (SELECT id, SUM(i) OVER (ORDER BY id) s FROM t) q ORDER BY id", "8;5;5;5;2147483652", ""},
+	}
+	wantTypedAnswers(t, db, cases)
+}
+
+// TestWindowAggregatesOfNullFrames: SUM, AVG, MIN and MAX of a frame
+// whose values are all NULL are NULL and COUNT is 0, framed or not; AVG
+// of a DOUBLE was NaN and of a DECIMAL failed. The answers are MariaDB
+// 10.11's but for the sliding frames, where MariaDB answers 0 (its bug:
+// MySQL 8.0 answers the frame's one value).
+func TestWindowAggregatesOfNullFrames(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE wn", "USE wn",
+		"CREATE TABLE t (id INT PRIMARY KEY, g INT, i INT, d DECIMAL(10,2), f DOUBLE)",
+		"INSERT INTO t VALUES (1, 1, 1, 1.50, 1.5), (2, 2, NULL, NULL, NULL), (3, 2, NULL, NULL, NULL), (4, 3, 4, 0.25, 3.14159), (5, 3, NULL, NULL, NULL)")
+	wantAnswers(t, db, "window aggregates of NULLs", map[string]string{
+		"SELECT AVG(f) OVER w, SUM(f) OVER w, AVG(d) OVER w, SUM(d) OVER w, SUM(i) OVER w, AVG(i) OVER w FROM t WINDOW w AS (PARTITION BY g) ORDER BY id": "1.5,1.5,1.500000,1.50,1,1.0000;NULL,NULL,NULL,NULL,NULL,NULL;NULL,NULL,NULL,NULL,NULL,NULL;3.14159,3.14159,0.250000,0.25,4,4.0000;3.14159,3.14159,0.250000,0.25,4,4.0000",
+		"SELECT MIN(f) OVER w, MAX(i) OVER w, COUNT(f) OVER w, COUNT(*) OVER w FROM t WINDOW w AS (PARTITION BY g) ORDER BY id":                           "1.5,1,1,1;NULL,NULL,0,2;NULL,NULL,0,2;3.14159,4,1,2;3.14159,4,1,2",
+		"SELECT SUM(f) OVER w, AVG(f) OVER w, AVG(d) OVER w FROM t WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY id":        "1.5,1.5,1.500000;1.5,1.5,1.500000;NULL,NULL,NULL;3.14159,3.14159,0.250000;3.14159,3.14159,0.250000",
+	})
+}
