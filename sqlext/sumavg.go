@@ -239,7 +239,8 @@ func (b *exactBuffer) Eval(*sql.Context) (any, error) {
 	case b.avg:
 		return b.sum.DivRound(decimal.NewFromInt(b.n), b.scale), nil
 	}
-	return b.sum, nil
+	// A stored 12.50 may come back as 12.5; the sum shows its type's scale.
+	return b.sum.Round(b.scale), nil
 }
 
 func (b *exactBuffer) Dispose() { expression.Dispose(b.arg) }

@@ -69,3 +69,17 @@ func TestDerivedTablesKeepTheirTypes(t *testing.T) {
 	}
 	wantTypedAnswers(t, db, cases)
 }
+
+// TestSumKeepsItsScale: a DECIMAL read back from disk may have lost its
+// trailing zeros (12.50 as 12.5); SUM shows its type's scale, as MySQL.
+func TestSumKeepsItsScale(t *testing.T) {
+	dir := t.TempDir()
+	srv, db := openIn(t, dir)
+	mustExecAll(t, db, "CREATE DATABASE sk", "CREATE TABLE sk.t (id INT PRIMARY KEY, d DECIMAL(10,2))", "INSERT INTO sk.t VALUES (1, 12.50)")
+	srv.Close()
+	srv, db = openIn(t, dir)
+	defer srv.Close()
+	if got := flat(queryStrings(t, db, "SELECT SUM(d) FROM sk.t WHERE id = 1")); got != "12.50" {
+		t.Errorf("SUM of a stored 12.50: %s, want 12.50", got)
+	}
+}
