@@ -33,7 +33,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
 	if err != nil {
-		if q, ok := rewriteRefused(ctx, query); ok {
+		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.Parse(ctx, q, multi); err2 == nil {
 				st, pre, rest, err = st2, pre2, rest2, nil
 			}
@@ -48,7 +48,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
 	if err != nil {
-		if q, ok := rewriteRefused(ctx, query); ok {
+		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts); err2 == nil {
 				st, pre, rest, err = st2, pre2, rest2, nil
 			}
@@ -63,7 +63,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
 	if err != nil {
-		if q, ok := rewriteRefused(ctx, query); ok {
+		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, n2, err2 := sp.Parser.ParseOneWithOptions(ctx, q, opts); err2 == nil {
 				st, n, err = st2, n2, nil
 			}
@@ -77,19 +77,23 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 
 // rewriteRefused is a statement the parser refused written in what the
 // parser reads, and whether anything was rewritten: compound interval
-// units as single ones (see intervals.go), and @v := expr assignments as
+// units as single ones (see intervals.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
-// binding (declareAssigned).
-func rewriteRefused(ctx context.Context, query string) (string, bool) {
-	q, intervals := rewriteCompoundIntervals(query)
-	if !strings.Contains(q, ":=") {
-		return q, intervals
+// binding (declareAssigned), and WITH ROLLUP as a union (see rollup.go).
+func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
+	q, changed := rewriteCompoundIntervals(query)
+	if strings.Contains(q, ":=") {
+		var names []string
+		q, names = rewriteAssignmentsOf(q)
+		if sctx, ok := ctx.(*sql.Context); ok {
+			declareAssigned(sctx, names)
+		}
+		changed = changed || len(names) > 0
 	}
-	q, names := rewriteAssignmentsOf(q)
-	if sctx, ok := ctx.(*sql.Context); ok {
-		declareAssigned(sctx, names)
+	if r, ok := rewriteRollup(ctx, sp.Parser, q); ok {
+		q, changed = r, true
 	}
-	return q, intervals || len(names) > 0
+	return q, changed
 }
 
 // RENAME TABLE (and ALTER TABLE ... RENAME) is bound in the database its

@@ -1,0 +1,18 @@
+package sqlext_test
+
+import "testing"
+
+// TestGroupByWithRollup adds subtotal and total rows as MySQL does; the
+// answers are MariaDB 10.11's (which refuses ORDER BY with ROLLUP, which
+// MySQL 8.0 allows).
+func TestGroupByWithRollup(t *testing.T) {
+	_, db := openIn(t, t.TempDir())
+	mustExecAll(t, db, "CREATE DATABASE r", "CREATE TABLE r.s (id INT PRIMARY KEY, region VARCHAR(9), product VARCHAR(9), amount INT)",
+		"INSERT INTO r.s VALUES (1,'east','a',10),(2,'east','b',20),(3,'west','a',5),(4,'west','a',7),(5,'north','b',1)")
+	wantAnswers(t, db, "WITH ROLLUP", map[string]string{
+		"SELECT region, SUM(amount) FROM r.s GROUP BY region WITH ROLLUP":                                          "east,30;north,1;west,12;NULL,43",
+		"SELECT region, product, SUM(amount) AS total, COUNT(*) FROM r.s GROUP BY region, product WITH ROLLUP":     "east,a,10,1;east,b,20,1;east,NULL,30,2;north,b,1,1;north,NULL,1,1;west,a,12,2;west,NULL,12,2;NULL,NULL,43,5",
+		"SELECT region, SUM(amount) FROM r.s WHERE amount > 5 GROUP BY region WITH ROLLUP HAVING SUM(amount) > 10": "east,30;NULL,37",
+		"SELECT region, SUM(amount) t FROM r.s GROUP BY region WITH ROLLUP ORDER BY t DESC LIMIT 2":                "NULL,43;east,30",
+	})
+}
