@@ -35,19 +35,15 @@ type fkMeta struct {
 	Resolved bool `json:"resolved"`
 }
 
-func (t *Table) constraint(m fkMeta) sql.ForeignKeyConstraint {
-	return fkConstraint(t.info, m)
-}
-
 func fkConstraint(info *storage.TableInfo, m fkMeta) sql.ForeignKeyConstraint {
 	return sql.ForeignKeyConstraint{
 		Name:           m.Name,
 		Database:       info.DB,
 		Table:          info.Name,
-		Columns:        slices.Clone(m.Columns),
+		Columns:        m.Columns,
 		ParentDatabase: m.ParentDB,
 		ParentTable:    m.ParentTable,
-		ParentColumns:  slices.Clone(m.ParentColumns),
+		ParentColumns:  m.ParentColumns,
 		OnUpdate:       referentialAction(m.OnUpdate),
 		OnDelete:       referentialAction(m.OnDelete),
 		IsResolved:     m.Resolved,
@@ -90,17 +86,25 @@ func (t *Table) currentMeta() tableMeta {
 	return parseTableMeta(t.info.Schema.Meta)
 }
 
+// GetDeclaredForeignKeys answers from the stored state (fkReferences), not
+// this value's, for the reason currentMeta gives.
 func (t *Table) GetDeclaredForeignKeys(*sql.Context) ([]sql.ForeignKeyConstraint, error) {
-	m := t.currentMeta()
-	out := make([]sql.ForeignKeyConstraint, len(m.ForeignKeys))
-	for i, fk := range m.ForeignKeys {
-		out[i] = t.constraint(fk)
-	}
-	return out, nil
+	return cloneFKs(t.p.fkReferences().byChild[fkKey(t.info.DB, t.info.Name)]), nil
 }
 
 func (t *Table) GetReferencedForeignKeys(*sql.Context) ([]sql.ForeignKeyConstraint, error) {
-	return slices.Clone(t.p.referencing(t.info.DB, t.info.Name)), nil
+	return cloneFKs(t.p.referencing(t.info.DB, t.info.Name)), nil
+}
+
+// cloneFKs copies cached keys, their column lists included, for the
+// engine, which may change what it is given.
+func cloneFKs(fks []sql.ForeignKeyConstraint) []sql.ForeignKeyConstraint {
+	out := slices.Clone(fks)
+	for i := range out {
+		out[i].Columns = slices.Clone(out[i].Columns)
+		out[i].ParentColumns = slices.Clone(out[i].ParentColumns)
+	}
+	return out
 }
 
 // AddForeignKey stores a key the engine has validated. MySQL's foreign key
@@ -228,14 +232,20 @@ func inRanges(ranges sql.MySQLRangeCollection, cols []int, row sql.Row) (bool, e
 	return false, nil
 }
 
-// fkReferences maps each parent table, by lower-case database and table
-// name, to the foreign keys that reference it, as of one schema
-// generation of the store. Every INSERT, UPDATE and DELETE asks for its
-// table's, so it is built once per schema change, not per statement.
+// fkReferences maps each table, by lower-case database and table name,
+// to the foreign keys it declares and to those that reference it, as of
+// one schema generation of the store. Every INSERT, UPDATE and DELETE
+// asks for its table's, so it is built once per schema change, not per
+// statement.
 type fkReferences struct {
 	gen      uint64
+	byChild  map[[2]string][]sql.ForeignKeyConstraint
 	byParent map[[2]string][]sql.ForeignKeyConstraint
-	names    map[[2]string]bool // lower-case database and key name
+	names    map[[2]string]bool // by database and key name
+}
+
+func fkKey(db, table string) [2]string {
+	return [2]string{strings.ToLower(db), strings.ToLower(table)}
 }
 
 func (p *Provider) fkReferences() *fkReferences {
@@ -243,7 +253,8 @@ func (p *Provider) fkReferences() *fkReferences {
 	if r := p.fkRefs.Load(); r != nil && r.gen == gen {
 		return r
 	}
-	r := &fkReferences{gen: gen, byParent: map[[2]string][]sql.ForeignKeyConstraint{}, names: map[[2]string]bool{}}
+	r := &fkReferences{gen: gen, byChild: map[[2]string][]sql.ForeignKeyConstraint{},
+		byParent: map[[2]string][]sql.ForeignKeyConstraint{}, names: map[[2]string]bool{}}
 	for _, db := range p.store.Databases() {
 		tables, err := p.store.Tables(db)
 		if err != nil {
@@ -255,9 +266,10 @@ func (p *Provider) fkReferences() *fkReferences {
 				continue
 			}
 			for _, m := range parseTableMeta(info.Schema.Meta).ForeignKeys {
-				k := [2]string{strings.ToLower(m.ParentDB), strings.ToLower(m.ParentTable)}
-				r.byParent[k] = append(r.byParent[k], fkConstraint(info, m))
-				r.names[[2]string{strings.ToLower(db), strings.ToLower(m.Name)}] = true
+				fk := fkConstraint(info, m)
+				r.byChild[fkKey(db, name)] = append(r.byChild[fkKey(db, name)], fk)
+				r.byParent[fkKey(m.ParentDB, m.ParentTable)] = append(r.byParent[fkKey(m.ParentDB, m.ParentTable)], fk)
+				r.names[fkKey(db, m.Name)] = true
 			}
 		}
 	}
@@ -267,12 +279,12 @@ func (p *Provider) fkReferences() *fkReferences {
 
 // referencing lists the foreign keys whose parent is db.table.
 func (p *Provider) referencing(db, table string) []sql.ForeignKeyConstraint {
-	return p.fkReferences().byParent[[2]string{strings.ToLower(db), strings.ToLower(table)}]
+	return p.fkReferences().byParent[fkKey(db, table)]
 }
 
 // foreignKeyNamed reports whether a table of db declares a key named name.
 func (p *Provider) foreignKeyNamed(db, name string) bool {
-	return p.fkReferences().names[[2]string{strings.ToLower(db), strings.ToLower(name)}]
+	return p.fkReferences().names[fkKey(db, name)]
 }
 
 // declaresForeignKeys reports whether appends to the table must be checked

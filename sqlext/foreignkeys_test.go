@@ -108,8 +108,15 @@ func TestForeignKeys(t *testing.T) {
 	conn.Close()
 	mustExecAll(t, db, "ALTER TABLE fk.later DROP FOREIGN KEY later_p", "INSERT INTO fk.later VALUES (4, 9)")
 
-	// The parent may be renamed; its children follow.
-	mustExecAll(t, db, "RENAME TABLE fk.parent TO fk.parents")
+	// The parent may be renamed; its children follow, and so does a key
+	// that references its own table.
+	mustExecAll(t, db, "RENAME TABLE fk.parent TO fk.parents",
+		"CREATE TABLE fk.tree (id INT PRIMARY KEY, up INT, FOREIGN KEY (up) REFERENCES fk.tree (id))",
+		"RENAME TABLE fk.tree TO fk.trees", "INSERT INTO fk.trees VALUES (1, NULL), (2, 1)")
+	if got := errorCode(t, db, "INSERT INTO fk.trees VALUES (3, 9)"); got != 1452 {
+		t.Errorf("a renamed self-referencing key: error %d, want 1452", got)
+	}
+	mustExecAll(t, db, "DROP TABLE fk.trees")
 	if got := code("INSERT INTO fk.child VALUES (14, 5)"); got != 1452 {
 		t.Errorf("after RENAME: error %d, want 1452", got)
 	}
