@@ -28,22 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-need() {
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
-		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$p" >/dev/null
-	done
-}
+. "$(dirname "$0")/lib.sh"
 need sysbench mariadb-client
-
-wait_port() {
-	for _ in $(seq 1 300); do
-		mariadb -h 127.0.0.1 -P "$1" -u root -e 'SELECT 1' >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	echo "server on port $1 did not come up" >&2
-	exit 1
-}
 
 (cd "$ROOT" && make -s build)
 start() { # id sql-port raft-port [join]

@@ -25,13 +25,7 @@ SQLEARN_PORT=${SQLEARN_PORT:-13306}
 MARIADB_PORT=${MARIADB_PORT:-13307}
 RAFT_LOGS=${RAFT_LOGS:-bolt wal}
 
-need() {
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
-		echo "installing $p" >&2
-		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$p" >/dev/null
-	done
-}
+. "$(dirname "$0")/lib.sh"
 need sysbench mariadb-server mariadb-client
 
 cleanup() {
@@ -41,15 +35,6 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-wait_port() {
-	for _ in $(seq 1 300); do
-		mariadb -h 127.0.0.1 -P "$1" -u root -e 'SELECT 1' >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	echo "server on port $1 did not come up" >&2
-	exit 1
-}
 
 (cd "$ROOT" && make -s build)
 declare -A PORT
@@ -65,10 +50,7 @@ for log in $RAFT_LOGS; do
 done
 PORT[mariadb]=$MARIADB_PORT
 
-mariadb-install-db --no-defaults --datadir="$WORK/mariadb" --user="$(id -un)" --auth-root-authentication-method=normal >/dev/null 2>&1
-mariadbd --no-defaults --datadir="$WORK/mariadb" --port=$MARIADB_PORT --bind-address=127.0.0.1 \
-	--socket="$WORK/mariadb.sock" --user="$(id -un)" --skip-name-resolve 2>"$WORK/mariadb.log" &
-MARIADB_PID=$!
+start_mariadb "$WORK" $MARIADB_PORT
 for name in $SERVERS mariadb; do wait_port "${PORT[$name]}"; done
 mariadb -h 127.0.0.1 -P $MARIADB_PORT -u root -e "SELECT @@innodb_flush_log_at_trx_commit AS flush_at_commit, @@version" >&2
 

@@ -275,6 +275,8 @@ func unquote(s string) string {
 	return strings.ReplaceAll(s[1:len(s)-1], quote+quote, quote)
 }
 
+// isWordByte is a byte of an identifier, keyword or number; a qualified
+// name (db.t) and a decimal (2.5) are one word.
 func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	return c == '.' || isIdentifierByte(c)
 }

@@ -1,0 +1,30 @@
+# Helpers the bench scripts share; source it from bash.
+
+# need installs the Debian packages named that are missing (as root).
+need() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+		echo "installing $p" >&2
+		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$p" >/dev/null
+	done
+}
+
+# wait_port waits until a MySQL server answers on the loopback port.
+wait_port() {
+	for _ in $(seq 1 300); do
+		mariadb -h 127.0.0.1 -P "$1" -u root -e 'SELECT 1' >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	echo "server on port $1 did not come up" >&2
+	exit 1
+}
+
+# start_mariadb starts a fresh MariaDB server with its default (durable)
+# settings in the directory DIR on the loopback port PORT, and sets
+# MARIADB_PID.
+start_mariadb() {
+	mariadb-install-db --no-defaults --datadir="$1/mariadb" --user="$(id -un)" --auth-root-authentication-method=normal >/dev/null 2>&1
+	mariadbd --no-defaults --datadir="$1/mariadb" --port="$2" --bind-address=127.0.0.1 \
+		--socket="$1/mariadb.sock" --user="$(id -un)" --skip-name-resolve 2>"$1/mariadb.log" &
+	MARIADB_PID=$!
+}
