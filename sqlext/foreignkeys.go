@@ -287,8 +287,8 @@ func (p *Provider) foreignKeyNamed(db, name string) bool {
 	return p.fkReferences().names[fkKey(db, name)]
 }
 
-// declaresForeignKeys reports whether appends to the table must be checked
+// declaresForeignKeys reports whether appends to db.table must be checked
 // against a parent, which the bulk paths do not do.
-func declaresForeignKeys(info *storage.TableInfo) bool {
-	return len(parseTableMeta(info.Schema.Meta).ForeignKeys) > 0
+func (p *Provider) declaresForeignKeys(db, table string) bool {
+	return len(p.fkReferences().byChild[fkKey(db, table)]) > 0
 }
