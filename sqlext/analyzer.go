@@ -34,6 +34,7 @@ func init() {
 	onEveryStatement(numericRule, numericOperations)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
+	onEveryStatement(generatedInputRule, generatedInputs)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 

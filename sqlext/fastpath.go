@@ -297,19 +297,24 @@ func truthy(v any) bool {
 	return false
 }
 
-// projection maps the selected columns to ordinals.
+// projection maps the selected columns to ordinals; nil when one is a
+// virtual column, which the engine computes as it reads the row: storage
+// holds no value of it to answer with.
 func (s *pointShape) projection(t *Table) ([]int, []string) {
 	if s.cols == nil {
 		proj := make([]int, len(t.sch.Schema))
 		names := make([]string, len(t.sch.Schema))
 		for i, c := range t.sch.Schema {
+			if c.Virtual {
+				return nil, nil
+			}
 			proj[i], names[i] = i, c.Name
 		}
 		return proj, names
 	}
 	proj := make([]int, len(s.cols))
 	for i, name := range s.cols {
-		if proj[i] = t.sch.Schema.IndexOfColName(name); proj[i] < 0 {
+		if proj[i] = t.sch.Schema.IndexOfColName(name); proj[i] < 0 || t.sch.Schema[proj[i]].Virtual {
 			return nil, nil
 		}
 	}

@@ -1,6 +1,7 @@
 package sqlext_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,4 +55,40 @@ func TestGeneratedColumnsAndExpressionDefaults(t *testing.T) {
 	if got := queryStrings(t, db, "SELECT e, b, c, d FROM gc.t WHERE id = 5"); strings.Join(got[0], ",") != "4,4,3,12" {
 		t.Errorf("after restart, a new row holds %v, want 4,4,3,12", got[0])
 	}
+}
+
+// TestGeneratedValuesReadStoredTypes: a generated column or expression
+// default is computed from the other columns as they are stored, converted
+// to their types, as in MySQL, whether the row comes from VALUES or a
+// SELECT; and a virtual column read by primary key is computed, not
+// answered from storage. Before, '3.250' given for a DOUBLE made CONCAT(p)
+// '3.250' and JSON_OBJECT('a', p) the string "3.250", and a DECIMAL
+// literal 2.5 became the JSON string "2.5".
+func TestGeneratedValuesReadStoredTypes(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE gt",
+		"CREATE TABLE gt.t (id INT PRIMARY KEY, p DOUBLE, d DATE,"+
+			" j JSON AS (JSON_OBJECT('a', p)) STORED, v JSON AS (JSON_OBJECT('a', p)) VIRTUAL,"+
+			" s VARCHAR(30) AS (CONCAT(p, '/')) STORED, q JSON DEFAULT (JSON_OBJECT('a', p)))",
+		"INSERT INTO gt.t (id, p, d) VALUES (1, 2.5, '2024-01-15'), (2, '3.250', '20240116')",
+		"INSERT INTO gt.t (id, p, d) SELECT 3, '8.50', '2024-1-7'",
+		// Added to rows that exist: storage has no value of it for them.
+		"ALTER TABLE gt.t ADD COLUMN w INT AS (id * 2) VIRTUAL")
+	rows := []string{ // d is read as CONCAT(d): the driver parses a DATE
+		`1,2.5,2024-01-15,{"a": 2.5},{"a": 2.5},2.5/,{"a": 2.5}`,
+		`2,3.25,2024-01-16,{"a": 3.25},{"a": 3.25},3.25/,{"a": 3.25}`,
+		`3,8.5,2024-01-07,{"a": 8.5},{"a": 8.5},8.5/,{"a": 8.5}`,
+	}
+	all := "id, p, CONCAT(d), j, v, s, q"
+	answers := map[string]string{"SELECT " + all + " FROM gt.t ORDER BY id": strings.Join(rows, ";")}
+	for i, r := range rows {
+		// By primary key, each column by name too: the point-select path.
+		id := strconv.Itoa(i + 1)
+		answers["SELECT "+all+" FROM gt.t WHERE id = "+id] = r
+		answers["SELECT id, p, j, v, s, q FROM gt.t WHERE id = "+id] = strings.Replace(r, ","+strings.Split(r, ",")[2], "", 1)
+		answers["SELECT v FROM gt.t WHERE id = "+id] = strings.Split(r, ",")[4]
+		answers["SELECT w FROM gt.t WHERE id = "+id] = strconv.Itoa(2 * (i + 1))
+	}
+	wantAnswers(t, db, "generated values", answers)
 }
