@@ -22,6 +22,7 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 
 	"github.com/sqlearn/sqlearn/gpu"
+	"github.com/sqlearn/sqlearn/internal/gctune"
 	"github.com/sqlearn/sqlearn/matrix"
 	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/storage"
@@ -95,6 +96,7 @@ func main() {
 	cfg.ImportDir = abs
 	cfg.Extensions = udf.Extensions
 	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	gctune.ApplyDefault() // as sqlearn serve runs
 	srv, err := sqlext.Open(context.Background(), cfg)
 	if err != nil {
 		log.Fatal(err)

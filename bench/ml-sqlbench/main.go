@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"flag"
@@ -17,10 +18,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	_ "github.com/go-sql-driver/mysql"
 
+	"github.com/sqlearn/sqlearn/internal/gctune"
 	"github.com/sqlearn/sqlearn/ml"
 	"github.com/sqlearn/sqlearn/ml/refdata"
 	"github.com/sqlearn/sqlearn/replication"
@@ -42,6 +45,7 @@ func main() {
 	predictRows := flag.Int("predict-rows", 50000, "rows of the synthetic ML_PREDICT_TABLE input")
 	flag.BoolVar(&predictOnly, "predict-only", false, "skip the training comparison")
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the timed ML_TRAIN calls (with -only) or ML_PREDICT_TABLE calls (with -predict-only) to this file")
+	flag.StringVar(&memProfile, "memprofile", "", "write a profile of the memory allocated by the same calls as -cpuprofile to this file")
 	flag.StringVar(&only, "only", "", "train only the cases whose dataset or algorithm is this, then stop")
 	flag.StringVar(&raftLog, "raft-log", replication.LogBolt, "the server's Raft log store: bolt or wal")
 	flag.Parse()
@@ -54,6 +58,7 @@ func main() {
 var (
 	predictOnly bool
 	cpuProfile  string
+	memProfile  string
 	raftLog     string
 	only        string
 )
@@ -67,6 +72,7 @@ func run(repeats, predictRows int) error {
 	cfg := sqlext.DefaultConfig()
 	cfg.Addr, cfg.DataDir, cfg.Extensions, cfg.Logger = "127.0.0.1:0", dir, udf.Extensions, nil
 	cfg.Replication.LogStore = raftLog
+	gctune.ApplyDefault() // as sqlearn serve runs
 	srv, err := sqlext.Open(context.Background(), cfg)
 	if err != nil {
 		return err
@@ -162,22 +168,47 @@ func run(repeats, predictRows int) error {
 	return predictThroughput(db, repeats, predictRows)
 }
 
-// startProfile starts the CPU profile -cpuprofile asks for, of the calls
-// timed from here on; stop ends it.
+// startProfile starts the profiles -cpuprofile and -memprofile ask for,
+// of the calls timed from here on; stop ends them.
 func startProfile() (stop func(), err error) {
-	if cpuProfile == "" {
-		return func() {}, nil
+	var stops []func()
+	stop = func() {
+		for _, s := range stops {
+			s()
+		}
 	}
-	f, err := os.Create(cpuProfile)
-	if err != nil {
-		return nil, err
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
+	if memProfile != "" {
+		// Every allocation counts, and the profile holds only what was
+		// allocated after this point: the difference of two snapshots.
+		runtime.MemProfileRate = 1 << 10
+		runtime.GC()
+		base := pprof.Lookup("allocs")
+		var before bytes.Buffer
+		if err := base.WriteTo(&before, 0); err != nil {
+			return nil, err
+		}
+		path := memProfile
+		stops = append(stops, func() {
+			if f, err := os.Create(path); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+				_ = os.WriteFile(path+".base", before.Bytes(), 0o644)
+			}
+		})
 	}
-	cpuProfile = "" // one profile per run
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	cpuProfile, memProfile = "", "" // one profile per run
+	return stop, nil
 }
 
 // predictThroughput loads a synthetic regression table and times
@@ -221,6 +252,7 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		return err
 	}
 	defer stop()
+	cpu0 := processCPU()
 	for r := 0; r < repeats; r++ {
 		out := fmt.Sprintf("b.synth_pred%d", r)
 		var name string
@@ -233,6 +265,7 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		total = append(total, time.Since(t0).Seconds())
 		pred, write = append(pred, ps), append(write, ws)
 	}
+	cpuPerCall := (processCPU() - cpu0) / float64(repeats)
 	m, err := ml.Train(context.Background(), d, ml.Options{Algorithm: ml.LinearRegression})
 	if err != nil {
 		return err
@@ -253,7 +286,19 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 	fmt.Printf("| of which prediction (read + PredictBatch) | %.3f | %.0f |\n", med(pred), float64(n)/med(pred))
 	fmt.Printf("| of which writing the output through the engine | %.3f | %.0f |\n", med(write), float64(n)/med(write))
 	fmt.Printf("| ml PredictBatch alone, no SQL | %.4f | %.0f |\n", med(direct), float64(n)/med(direct))
+	fmt.Printf("\nCPU time of the whole process per CALL (mean): %.3f s, %.0f rows per CPU second\n", cpuPerCall, float64(n)/cpuPerCall)
 	return nil
+}
+
+// processCPU is the user and system CPU time this process has used, in
+// seconds: on a shared machine it moves less with other load than the
+// wall clock does.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // load creates table name (id BIGINT PRIMARY KEY + d's columns) holding

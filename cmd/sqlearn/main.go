@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/sqlearn/sqlearn/gpu"
+	"github.com/sqlearn/sqlearn/internal/gctune"
 	"github.com/sqlearn/sqlearn/matrix"
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/sqlext"
@@ -74,6 +75,8 @@ func run(args []string, stderr io.Writer) error {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	cfg.Logger = log
+	gc := gctune.ApplyDefault()
+	log.Debug("garbage collector", "gc_percent", gc.Percent, "memory_limit", gc.Limit, "memory", gc.Memory)
 	cfg.Replication = replication.DefaultConfig(cfg.DataDir)
 	cfg.Replication.NodeID = *nodeID
 	cfg.Replication.RaftAddr = *raftAddr
