@@ -183,6 +183,8 @@ func (e *editor) delete(id string, old storage.Row) {
 	c := &change{base: true, old: old}
 	if prev, ok := e.tt.changes[id]; ok {
 		c.base, c.old = prev.base, prev.old
+	} else {
+		c.old = e.asStored(id, old)
 	}
 	if c.base {
 		e.tx.set(e.tt, id, c)
@@ -222,10 +224,46 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if err := e.checkUnique(sn, newID, oldID); err != nil {
 		return err
 	}
-	c := &change{row: sn, base: true, old: so}
+	c := &change{row: sn, base: true}
 	if prev, ok := e.tt.changes[oldID]; ok {
 		c.base, c.old = prev.base, prev.old
+	} else {
+		c.old = e.asStored(oldID, so)
 	}
 	e.tx.set(e.tt, oldID, c)
 	return nil
+}
+
+// asStored is a row the statement read with the values storage holds in
+// its virtual columns. The engine computes those as it reads a row, while
+// storage holds NULL (rows written by the bulk paths, or before the column
+// was added) or what was computed when the row was written; the commit
+// checks that the row is still as it was read, which must compare the
+// stored values. A row storage no longer holds is returned as read: the
+// commit reports the conflict.
+func (e *editor) asStored(id string, old storage.Row) storage.Row {
+	if !e.t.hasVirtual() {
+		return old
+	}
+	cur, ok, err := e.t.p.store.Get(e.t.info.DB, e.t.info.Name, id)
+	if err != nil || !ok || len(cur) != len(old) {
+		return old
+	}
+	out := append(storage.Row(nil), old...)
+	for i, c := range e.t.sch.Schema {
+		if c.Virtual {
+			out[i] = cur[i]
+		}
+	}
+	return out
+}
+
+// hasVirtual reports whether the table has a virtual generated column.
+func (t *Table) hasVirtual() bool {
+	for _, c := range t.sch.Schema {
+		if c.Virtual {
+			return true
+		}
+	}
+	return false
 }
