@@ -299,8 +299,17 @@ type predictWriter struct {
 }
 
 func (w *predictWriter) run() (int64, error) {
-	if err := exec(w.ctx, w.m.lib, "ALTER TABLE "+w.table+" ADD COLUMN Prediction "+w.predType+", ADD COLUMN ml_results JSON"); err != nil {
-		return 0, err
+	// Two statements: the engine resolves a generated column only over
+	// columns that exist before its ALTER.
+	derived := w.model.Task() != ml.Classification
+	results := "JSON"
+	if derived {
+		results += " AS (" + resultsExpr(w.model.Task()) + ") VIRTUAL"
+	}
+	for _, add := range []string{"Prediction " + w.predType, "ml_results " + results} {
+		if err := exec(w.ctx, w.m.lib, "ALTER TABLE "+w.table+" ADD COLUMN "+add); err != nil {
+			return 0, err
+		}
 	}
 	db, name, err := splitTable(w.ctx, strings.ReplaceAll(w.table, "`", ""))
 	if err != nil {
@@ -319,7 +328,7 @@ func (w *predictWriter) run() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	out := &predictColumns{kind: info.Schema.Columns[nIn].Kind, convert: convert}
+	out := &predictColumns{kind: info.Schema.Columns[nIn].Kind, convert: convert, derived: derived}
 	readers := make([]func(v any) (float64, string, error), len(w.cols))
 	for k, c := range w.cols {
 		readers[k] = valueReader(c)
@@ -354,11 +363,27 @@ func (w *predictWriter) run() (int64, error) {
 	return n, err
 }
 
+// resultsExpr is the ml_results column of a task whose document holds
+// nothing but the prediction (all but classification, whose document also
+// holds each class's probability): a virtual column over Prediction,
+// computed as it is read. Storing the same document in every row would
+// make it over a third of the output's bytes, and of its log, and writing
+// the numbers as text cost a tenth of the call. A row whose prediction is
+// NULL reads {"predictions": {"prediction": null}}.
+func resultsExpr(task ml.Task) string {
+	return "JSON_OBJECT('predictions', JSON_OBJECT('" + resultsKey[task] + "', `Prediction`))"
+}
+
+// resultsKey names the prediction in a task's ml_results document.
+var resultsKey = map[ml.Task]string{ml.Classification: "class", ml.Regression: "prediction",
+	ml.Clustering: "cluster", ml.Recommendation: "rating"}
+
 // predictColumns builds the Prediction and ml_results columns of one batch
 // in storage form.
 type predictColumns struct {
 	kind    storage.Kind             // the Prediction column's
 	convert func(v any) (any, error) // a prediction to the Prediction column's stored form
+	derived bool                     // ml_results is virtual (resultsExpr): storage holds NULLs
 	classes map[int]any              // stored form of each class label seen
 	buf     []byte
 }
@@ -394,6 +419,9 @@ func (p *predictColumns) build(pr *ml.Predictions) (pred, results arrow.Array, e
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if p.derived {
+		return pb.NewArray(), array.MakeArrayOfNull(memory.DefaultAllocator, arrow.BinaryTypes.LargeString, n), nil
 	}
 	rb := array.NewLargeStringBuilder(memory.DefaultAllocator)
 	defer rb.Release()
@@ -511,9 +539,7 @@ type resultsEncoder struct {
 }
 
 func newResultsEncoder(pr *ml.Predictions) *resultsEncoder {
-	key := map[ml.Task]string{ml.Classification: "class", ml.Regression: "prediction",
-		ml.Clustering: "cluster", ml.Recommendation: "rating"}[pr.Task]
-	enc := &resultsEncoder{head: []byte(`{"predictions":{"` + key + `":`)}
+	enc := &resultsEncoder{head: []byte(`{"predictions":{"` + resultsKey[pr.Task] + `":`)}
 	enc.order = make([]int, len(pr.Classes))
 	for j := range enc.order {
 		enc.order[j] = j

@@ -308,3 +308,54 @@ func TestMLTrainLASolvers(t *testing.T) {
 		t.Fatal("an unknown solver was accepted")
 	}
 }
+
+// TestPredictTableResultsOfRegression: a regression's ml_results holds
+// nothing but the prediction, so the output computes it from Prediction
+// as it is read (a virtual column) rather than storing it. Every way of
+// reading a row gives the document ML_PREDICT_ROW gives, a point select
+// by key included (storage holds no value of the column), and it follows
+// a change of Prediction.
+func TestPredictTableResultsOfRegression(t *testing.T) {
+	s, _ := startAt(t, t.TempDir())
+	loadFruit(t, s)
+	s.exec(t, "CALL sys.ML_TRAIN('t.fruit', 'x', JSON_OBJECT('task', 'regression', 'algorithm', 'LinearRegression', 'include_column_list', JSON_ARRAY('weight', 'colour')), @reg)")
+	s.exec(t, "CALL sys.ML_PREDICT_TABLE('t.fruit', @reg, 't.fruit_reg', NULL)")
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM t.fruit_reg WHERE ml_results IS NULL OR Prediction IS NULL"); n != 0 {
+		t.Errorf("%d rows without a prediction", n)
+	}
+	want := func(id int) string {
+		return one[string](t, s, "SELECT JSON_EXTRACT(ML_PREDICT_ROW(JSON_OBJECT('weight', weight, 'colour', colour), @reg), '$.ml_results') FROM t.fruit WHERE id = ?", id)
+	}
+	for _, id := range []int{0, 16, 199} {
+		w := want(id)
+		if !strings.Contains(w, `"prediction"`) {
+			t.Fatalf("ML_PREDICT_ROW's ml_results %s", w)
+		}
+		if got := one[string](t, s, fmt.Sprintf("SELECT ml_results FROM t.fruit_reg WHERE id = %d", id)); got != w {
+			t.Errorf("row %d by key: %s, want %s", id, got, w)
+		}
+		if got := one[string](t, s, fmt.Sprintf("SELECT ml_results FROM t.fruit_reg WHERE id + 0 = %d", id)); got != w {
+			t.Errorf("row %d by scan: %s, want %s", id, got, w)
+		}
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM t.fruit_reg WHERE JSON_EXTRACT(ml_results, '$.predictions.prediction') = Prediction"); n != 200 {
+		t.Errorf("ml_results agrees with Prediction in %d rows of 200", n)
+	}
+	s.exec(t, "UPDATE t.fruit_reg SET Prediction = 2.5 WHERE id = 16")
+	if got := one[string](t, s, "SELECT ml_results FROM t.fruit_reg WHERE id = 16"); got != `{"predictions": {"prediction": 2.5}}` {
+		t.Errorf("after UPDATE: %s", got)
+	}
+	if ddl := one2(t, s, "SHOW CREATE TABLE t.fruit_reg"); !strings.Contains(ddl, "`ml_results` json GENERATED ALWAYS AS") || strings.Contains(ddl, "STORED") {
+		t.Errorf("SHOW CREATE TABLE: %s", ddl)
+	}
+}
+
+// one2 is the second column of a query's one row.
+func one2(t testing.TB, s *server, q string) string {
+	t.Helper()
+	var a, b string
+	if err := s.db.QueryRow(q).Scan(&a, &b); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return b
+}
