@@ -35,6 +35,7 @@ func init() {
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(generatedInputRule, generatedInputs)
+	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 

@@ -27,25 +27,36 @@ import (
 //
 // The engine builds an INSERT's source as a projection onto the table's
 // columns that evaluates each default or generated expression over the
-// projected row (plan.InsertInto over the plan.Project that
-// wrapRowSource builds), so the rule rewrites the column reads inside
-// those expressions. It runs for every statement (onEveryStatement),
+// projected row (rewriteInsertValues), so the rule rewrites the column
+// reads inside those expressions. It runs for every statement (onEveryStatement),
 // INSERTs of literal rows included.
 const generatedInputRule analyzer.RuleId = 9970
 
 func generatedInputs(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return rewriteInsertValues(n, func(_ *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
+		return typedDefault(e)
+	})
+}
+
+// rewriteInsertValues gives each INSERT in n the values rewrite returns
+// for its columns, keeping each for which it returns false. An INSERT's
+// source is, once planned, a projection onto the table's columns in
+// order (plan.InsertInto over the plan.Project that the engine's
+// wrapRowSource builds); an INSERT of another shape is left as it is.
+func rewriteInsertValues(n sql.Node, rewrite func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error)) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		ins, ok := node.(*plan.InsertInto)
-		if !ok {
+		if !ok || ins.Destination == nil {
 			return node, transform.SameTree, nil
 		}
 		p, ok := ins.Source.(*plan.Project)
-		if !ok {
+		schema := ins.Destination.Schema()
+		if !ok || len(schema) != len(p.Projections) {
 			return node, transform.SameTree, nil
 		}
 		var exprs []sql.Expression
 		for i, e := range p.Projections {
-			ne, changed, err := typedDefault(e)
+			ne, changed, err := rewrite(schema[i], e)
 			if err != nil {
 				return nil, transform.SameTree, err
 			}

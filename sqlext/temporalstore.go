@@ -1,0 +1,96 @@
+package sqlext
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// MySQL stores a number given for a DATE, DATETIME or TIMESTAMP column as
+// the date it spells (numberAsDate: 20240116 is 2024-01-16, 240116 too,
+// 20240116103005 has a time of day), in INSERT ... VALUES, INSERT ...
+// SELECT, UPDATE and ON DUPLICATE KEY UPDATE alike. The engine refused
+// every such number with error 1292. temporalStoreRule hands a value
+// bound for a temporal column to the engine as the date when it is a
+// number that spells one, and as it is otherwise (the engine then reports
+// what it cannot store). It runs for every statement (onEveryStatement),
+// as the engine plans INSERTs of literal rows and single-table UPDATEs
+// with a short list of rules.
+const temporalStoreRule analyzer.RuleId = 9971
+
+func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	n, same, err := rewriteInsertValues(n, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
+		if !storesNumberAsDate(col.Type, e) {
+			return nil, false, nil
+		}
+		return &numberStoredAsDate{e}, true, nil
+	})
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	// UPDATE's SET and INSERT's ON DUPLICATE KEY UPDATE assign through
+	// SetField.
+	out, esame, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		sf, ok := e.(*expression.SetField)
+		if !ok || !storesNumberAsDate(sf.Left().Type(), sf.Right()) {
+			return e, transform.SameTree, nil
+		}
+		return expression.NewSetField(sf.Left(), &numberStoredAsDate{sf.Right()}), transform.NewTree, nil
+	})
+	if esame == transform.NewTree {
+		same = transform.NewTree
+	}
+	return out, same, err
+}
+
+// storesNumberAsDate reports whether e, bound for a column of type col,
+// may hold a number to be read as a date: the column is temporal (not
+// TIME or YEAR, which read numbers their own way) and e is not a default,
+// which the engine types and evaluates apart. Whether a value is a number
+// is seen as it is stored: an INSERT's projection types the values it
+// reads by their columns, not by what they hold.
+func storesNumberAsDate(col sql.Type, e sql.Expression) bool {
+	if !types.IsTime(col) {
+		return false
+	}
+	if w, ok := e.(*expression.Wrapper); ok {
+		e = w.Unwrap()
+	}
+	switch e.(type) {
+	case *numberStoredAsDate, *sql.ColumnDefaultValue, *expression.AutoIncrement:
+		return false
+	}
+	return true
+}
+
+// numberStoredAsDate is a value bound for a temporal column: the date a
+// number spells, or the value as it is.
+type numberStoredAsDate struct {
+	sql.Expression
+}
+
+func (n *numberStoredAsDate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := n.Expression.Eval(ctx, row)
+	if err != nil || !isNumber(v) {
+		return v, err
+	}
+	if x, ok := v.(int64); ok && x == 0 {
+		return v, nil // the zero date, which the engine reads itself
+	}
+	if t, ok := numberAsDate(ctx, v); ok {
+		return t, nil
+	}
+	return v, nil
+}
+
+func (n *numberStoredAsDate) Children() []sql.Expression { return []sql.Expression{n.Expression} }
+
+func (n *numberStoredAsDate) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 1)
+	}
+	return &numberStoredAsDate{children[0]}, nil
+}
