@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"database/sql"
+	"testing"
+)
 
 // TestTypedLiterals: DATE '...', TIME '...' and TIMESTAMP '...' are a
 // DATE, a TIME and a DATETIME with the fractional digits written, read
@@ -22,9 +25,7 @@ func TestTypedLiterals(t *testing.T) {
 		// A column named date is no literal.
 		"SELECT t.d FROM t AS t WHERE t.d < '2024-01-16'": "2024-01-15",
 	})
-	if got, want := columnTypes(t, db, "SELECT DATE'2024-01-15', TIMESTAMP'2024-01-15 10:20:30', TIMESTAMP'2024-01-15 10:20:30.25', TIME'10:20:30'"), "DATE DATETIME(0) DATETIME(2) TIME(0)"; got != want {
-		t.Errorf("types %s, want %s", got, want)
-	}
+	wantColumnTypes(t, db, "SELECT DATE'2024-01-15', TIMESTAMP'2024-01-15 10:20:30', TIMESTAMP'2024-01-15 10:20:30.25', TIME'10:20:30'", "DATE DATETIME(0) DATETIME(2) TIME(0)")
 	wantRefused(t, db,
 		refusal{"SELECT DATE'2024-02-30'", 1525},
 		refusal{"SELECT DATE'2024-01-15x'", 1525},
@@ -44,4 +45,13 @@ func TestTypedLiterals(t *testing.T) {
 	// A view keeps its literal's type.
 	mustExec(t, db, "CREATE VIEW v AS SELECT DATE'2024-01-15' AS d")
 	wantAnswers(t, db, "view", map[string]string{"SELECT d + INTERVAL 1 DAY FROM v": "2024-01-16"})
+}
+
+// wantColumnTypes compares the types of q's result columns (columnTypes)
+// with want.
+func wantColumnTypes(t *testing.T, db *sql.DB, q, want string) {
+	t.Helper()
+	if got := columnTypes(t, db, q); got != want {
+		t.Errorf("%s: types %s, want %s", q, got, want)
+	}
 }

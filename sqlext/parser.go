@@ -13,7 +13,8 @@ import (
 // before they are bound, a rename (see bindRenameDatabase) and an INSERT
 // of values for generated columns (see defaultGeneratedValues), with
 // typed literals, whose type the parser drops, read as CASTs (see
-// literals.go), and with user-variable assignments in expressions, which
+// literals.go), with CUME_DIST, which the planner does not know, read
+// as a PERCENT_RANK (see cumedist.go), and with user-variable assignments in expressions, which
 // the parser refuses, rewritten (see assign.go).
 type statementParser struct {
 	sql.Parser
@@ -21,6 +22,7 @@ type statementParser struct {
 }
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
+	cumeDistAsPercentRank(st)
 	sctx, ok := ctx.(*sql.Context)
 	if !ok {
 		return
