@@ -106,13 +106,7 @@ func datesInsertedAsText(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	if !ok || ins.Source == nil {
 		return n, transform.SameTree, nil
 	}
-	schema := ins.Destination.Schema()
-	text := make([]bool, len(ins.ColumnNames))
-	for j, name := range ins.ColumnNames {
-		if i := schema.IndexOfColName(name); i >= 0 {
-			text[j] = types.IsText(schema[i].Type)
-		}
-	}
+	text := insertedIntoText(ins)
 	src, same, err := transform.Node(ins.Source, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		v, ok := c.(*plan.Values)
 		if !ok {
