@@ -17,7 +17,7 @@ type AnalyzerRule struct {
 // before the engine's own, MySQL's date functions in place of some of
 // the engine's, the reading of text and of dates and times as
 // numbers, and the lending of a written table's database to its triggers;
-// after them, textRule, then exactSumRule and exactWindowRule, which
+// after them, textRule and insertTextRule, then exactSumRule and exactWindowRule, which
 // retype SUM and AVG, and numericRule, which types %, DIV and the choice
 // functions as MySQL does, then derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
@@ -28,6 +28,7 @@ func init() {
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	onEveryStatement(textRule, textArguments)
+	onEveryStatement(insertTextRule, selectedTimesAsText)
 	onEveryStatement(exactSumRule, exactSums)
 	onEveryStatement(exactWindowRule, exactWindows)
 	onEveryStatement(distinctOrderRule, distinctOrders)

@@ -31,6 +31,7 @@ func withMySQLFloats(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 			}
 			if len(res.Rows) > 0 {
 				rewriteFloats(fields, res.Rows)
+				rewriteFractions(fields, res.Rows) // fractions.go
 			}
 		}
 		return cb(res, more)

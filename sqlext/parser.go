@@ -11,15 +11,18 @@ import (
 
 // statementParser is the engine's parser with two statements adjusted
 // before they are bound, a rename (see bindRenameDatabase) and an INSERT
-// of values for generated columns (see defaultGeneratedValues), and with
-// user-variable assignments in expressions, which the parser refuses,
-// rewritten (see assign.go).
+// of values for generated columns (see defaultGeneratedValues), with
+// typed literals, whose type the parser drops, read as CASTs (see
+// literals.go), with CUME_DIST, which the planner does not know, read
+// as a PERCENT_RANK (see cumedist.go), and with user-variable assignments in expressions, which
+// the parser refuses, rewritten (see assign.go).
 type statementParser struct {
 	sql.Parser
 	p *Provider
 }
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
+	cumeDistAsPercentRank(st)
 	sctx, ok := ctx.(*sql.Context)
 	if !ok {
 		return
@@ -31,6 +34,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 }
 
 func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	query, _ = rewriteTypedLiterals(query)
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
@@ -46,6 +50,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 }
 
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
+	query, _ = rewriteTypedLiterals(query)
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
@@ -61,6 +66,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 }
 
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
+	query, _ = rewriteTypedLiterals(query)
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {

@@ -85,7 +85,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			t := c.Type()
-			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t)) || floats && types.IsFloat(t)) {
+			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t) || hasFraction(t)) || floats && types.IsFloat(t)) {
 				return &asText{Expression: c}
 			}
 			return nil
@@ -106,13 +106,7 @@ func datesInsertedAsText(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	if !ok || ins.Source == nil {
 		return n, transform.SameTree, nil
 	}
-	schema := ins.Destination.Schema()
-	text := make([]bool, len(ins.ColumnNames))
-	for j, name := range ins.ColumnNames {
-		if i := schema.IndexOfColName(name); i >= 0 {
-			text[j] = types.IsText(schema[i].Type)
-		}
-	}
+	text := insertedIntoText(ins)
 	src, same, err := transform.Node(ins.Source, func(c sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		v, ok := c.(*plan.Values)
 		if !ok {
@@ -205,11 +199,7 @@ func (a *asText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	case float32:
 		return mysqlFloatText(float64(f), 32), nil
 	}
-	s, err := a.Expression.Type().SQL(ctx, nil, v)
-	if err != nil {
-		return nil, err
-	}
-	return s.ToString(), nil
+	return typedText(ctx, a.Expression.Type(), v)
 }
 
 func (a *asText) Children() []sql.Expression { return []sql.Expression{a.Expression} }
