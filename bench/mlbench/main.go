@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"time"
 
+	"github.com/sqlearn/sqlearn/internal/gctune"
 	"github.com/sqlearn/sqlearn/ml"
 	"github.com/sqlearn/sqlearn/ml/refdata"
 )
@@ -28,6 +30,10 @@ func main() {
 	repeats := flag.Int("repeats", 3, "timed fits per side; medians are reported")
 	only := flag.String("only", "", "run only cases whose algorithm or dataset equals this")
 	flag.Parse()
+	// Train under the collector settings sqlearn serve runs with.
+	gctune.ApplyDefault()
+	gcPercent := debug.SetGCPercent(100) // read back, GOGC included
+	debug.SetGCPercent(gcPercent)
 	cases := []benchCase{
 		{"california", ml.Options{Algorithm: ml.LinearRegression}, nil, "r2", 0},
 		{"california", ml.Options{Algorithm: ml.Ridge, Alpha: 1}, map[string]any{"alpha": 1}, "r2", 0},
@@ -46,7 +52,7 @@ func main() {
 		{"movielens", ml.Options{Algorithm: ml.ALS, Rank: 10, Lambda: 0.1, MaxIter: 10, Seed: 7},
 			map[string]any{"rank": 10, "lambda": 0.1, "max_iter": 10, "seed": 7}, "rmse", 0},
 	}
-	fmt.Printf("GOMAXPROCS %d, %d timed fits per side, medians\n\n", runtime.GOMAXPROCS(0), *repeats)
+	fmt.Printf("GOMAXPROCS %d, GC percent %d as sqlearn serve sets it, %d timed fits per side, medians\n\n", runtime.GOMAXPROCS(0), gcPercent, *repeats)
 	fmt.Println("| algorithm | dataset | train rows | sqlearn s | reference fit s | ratio | reference with encoders s | ratio | metric | sqlearn | reference |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range cases {
