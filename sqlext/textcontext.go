@@ -33,6 +33,7 @@ var textFunctions = map[string]bool{
 	"trim": true, "ltrim": true, "rtrim": true, "instr": true, "locate": true, "reverse": true,
 	"repeat": true, "group_concat": true, "json_object": true, "json_array": true, "regexp_like": true,
 	"md5": true, "sha1": true, "sha2": true, "insert": true,
+	"field": true, "find_in_set": true, "strcmp": true,
 }
 
 // choiceFunctions return one of their arguments; MySQL gives the label of
