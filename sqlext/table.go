@@ -418,8 +418,10 @@ func (t *Table) position(order *sql.ColumnOrder) int {
 	return -1
 }
 
+// DropColumn drops a column as MySQL does: it leaves the indexes it is
+// part of, and an index left without columns goes with it.
 func (t *Table) DropColumn(ctx *sql.Context, name string) error {
-	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpDropColumn, DB: t.info.DB, Table: t.info.Name, Name: name}))
+	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndexedColumn, DB: t.info.DB, Table: t.info.Name, Name: name}))
 }
 
 func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {

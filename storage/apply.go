@@ -226,7 +226,7 @@ func (s *Store) applyDDL(op *Op) error {
 		sch := t.schema.clone()
 		sch.Meta = op.Name
 		t.schema = sch
-	case OpAddColumn, OpDropColumn, OpRenameColumn, OpModifyColumn:
+	case OpAddColumn, OpDropColumn, OpDropIndexedColumn, OpRenameColumn, OpModifyColumn:
 		return s.alterColumns(t, op)
 	case OpCreateIndex:
 		if err := t.checkIndexName(op.Index.Name); err != nil {
@@ -259,6 +259,31 @@ func (t *Table) checkIndexName(name string) error {
 	return nil
 }
 
+// withoutColumn is the index definitions with the column name taken out
+// of each; an index it was the only column of is left out. A unique index
+// that loses a column may then hold duplicates, which the rebuild reports.
+func withoutColumn(defs []*IndexDef, name string) []*IndexDef {
+	out := make([]*IndexDef, 0, len(defs))
+	for _, d := range defs {
+		cols := make([]string, 0, len(d.Columns))
+		for _, c := range d.Columns {
+			if !strings.EqualFold(c, name) {
+				cols = append(cols, c)
+			}
+		}
+		switch {
+		case len(cols) == 0:
+		case len(cols) == len(d.Columns):
+			out = append(out, d)
+		default:
+			nd := *d
+			nd.Columns = cols
+			out = append(out, &nd)
+		}
+	}
+	return out
+}
+
 // autoColumn finds the auto-increment column from its Meta marker. The
 // marker is the one piece of column metadata storage reads: a Meta starting
 // with "auto_increment;" so that counters survive restarts and replicas.
@@ -282,6 +307,10 @@ func (s *Store) alterColumns(t *Table, op *Op) error {
 	rows, ids := t.allRows()
 	n := len(sch.Columns)
 	var newRows []Row
+	defs := make([]*IndexDef, len(t.indexes))
+	for i, x := range t.indexes {
+		defs[i] = x.def
+	}
 	switch op.Kind {
 	case OpAddColumn:
 		if sch.ColumnIndex(op.Column.Name) >= 0 {
@@ -309,7 +338,7 @@ func (s *Store) alterColumns(t *Table, op *Op) error {
 			nr = append(nr, op.Fill)
 			newRows[i] = append(nr, r[pos:]...)
 		}
-	case OpDropColumn:
+	case OpDropColumn, OpDropIndexedColumn:
 		c := sch.ColumnIndex(op.Name)
 		if c < 0 {
 			return fmt.Errorf("%w: %s", ErrColumnNotFound, op.Name)
@@ -322,10 +351,14 @@ func (s *Store) alterColumns(t *Table, op *Op) error {
 				return fmt.Errorf("%w: cannot drop primary key column %s", ErrBadSchema, op.Name)
 			}
 		}
-		for _, x := range t.indexes {
-			for _, ic := range x.cols {
-				if ic == c {
-					return fmt.Errorf("%w: column %s is used by index %s", ErrBadSchema, op.Name, x.def.Name)
+		if op.Kind == OpDropIndexedColumn {
+			defs = withoutColumn(defs, sch.Columns[c].Name)
+		} else {
+			for _, x := range t.indexes {
+				for _, ic := range x.cols {
+					if ic == c {
+						return fmt.Errorf("%w: column %s is used by index %s", ErrBadSchema, op.Name, x.def.Name)
+					}
 				}
 			}
 		}
@@ -417,8 +450,7 @@ func (s *Store) alterColumns(t *Table, op *Op) error {
 	// Build the new table aside so a failure leaves the old one untouched.
 	nt := newTable(t.db, t.name, sch, s.cf)
 	nt.autoCol = autoColumn(sch)
-	for _, x := range t.indexes {
-		def := x.def
+	for _, def := range defs {
 		if err := nt.addIndex(def); err != nil {
 			return err
 		}

@@ -30,6 +30,11 @@ const (
 	OpDeleteMeta   // Name: key
 	OpModifyColumn // Column replaces the column Name, Position (-1 keeps it) moves it; Rows/Keys carry every converted row by identity
 	OpAppend       // Batch (ArrowSchema's layout; RowIDs parallel to its rows for keyless tables); the same change as OpInsert of its rows
+	// OpDropIndexedColumn drops the column Name as MySQL does: it leaves
+	// every index it is part of, and an index left without columns is
+	// dropped. OpDropColumn refuses a column an index uses; it keeps that
+	// meaning for the commands logged before this op existed.
+	OpDropIndexedColumn
 )
 
 // Op is one change. Fields not used by its Kind are zero.
@@ -61,20 +66,32 @@ type Command struct {
 
 // commandVersion is the first byte of an encoded command. It only moves
 // forward; decoders reject versions they do not know. Version 2 added
-// OpAppend; a command without one is still written as version 1, so
-// nodes that know only version 1 can apply it.
+// OpAppend, version 3 OpDropIndexedColumn. A command is written with the
+// oldest version that has all of its ops (opVersion), so nodes that know
+// only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 2
+	commandVersion       = 3
 	commandVersionBefore = 1
 )
+
+// opVersion is the command version that introduced an op kind.
+func opVersion(k OpKind) byte {
+	switch k {
+	case OpAppend:
+		return 2
+	case OpDropIndexedColumn:
+		return 3
+	}
+	return commandVersionBefore
+}
 
 // EncodeCommand serialises a command for the log (docs/format/command.md).
 func EncodeCommand(c *Command) []byte {
 	size := 64
 	version := byte(commandVersionBefore)
 	for i := range c.Ops {
+		version = max(version, opVersion(c.Ops[i].Kind))
 		if c.Ops[i].Kind == OpAppend {
-			version = commandVersion
 			size += recordBytes(c.Ops[i].Batch) + 16*len(c.Ops[i].RowIDs)
 		}
 	}
@@ -100,7 +117,7 @@ func EncodeCommand(c *Command) []byte {
 			e.column(op.Column)
 			e.varint(int64(op.Position))
 			e.value(op.Fill)
-		case OpDropColumn, OpDropIndex, OpSetTableMeta:
+		case OpDropColumn, OpDropIndexedColumn, OpDropIndex, OpSetTableMeta:
 			e.string(op.Name)
 		case OpRenameColumn:
 			e.string(op.Name)
@@ -164,13 +181,17 @@ func EncodeCommand(c *Command) []byte {
 func DecodeCommand(b []byte) (*Command, error) {
 	d := decoder{buf: b}
 	version := d.byte()
-	if d.err == nil && version != commandVersion && version != commandVersionBefore {
+	if d.err == nil && (version < commandVersionBefore || version > commandVersion) {
 		return nil, fmt.Errorf("%w: command version %d", ErrFormatVersion, version)
 	}
 	n := d.count(3)
 	c := &Command{Ops: make([]Op, 0, n)}
 	for i := 0; i < n && d.err == nil; i++ {
 		op := Op{Kind: OpKind(d.byte())}
+		if d.err == nil && opVersion(op.Kind) > version {
+			d.fail(fmt.Sprintf("op kind %d in a version %d command", op.Kind, version))
+			break
+		}
 		op.DB = d.string()
 		op.Table = d.string()
 		switch op.Kind {
@@ -188,7 +209,7 @@ func DecodeCommand(b []byte) (*Command, error) {
 			op.Column = &col
 			op.Position = int(d.varint())
 			op.Fill = d.value()
-		case OpDropColumn, OpDropIndex, OpSetTableMeta:
+		case OpDropColumn, OpDropIndexedColumn, OpDropIndex, OpSetTableMeta:
 			op.Name = d.string()
 		case OpRenameColumn:
 			op.Name = d.string()
@@ -219,10 +240,6 @@ func DecodeCommand(b []byte) (*Command, error) {
 				op.RowIDs = append(op.RowIDs, d.uvarint())
 			}
 		case OpAppend:
-			if version < commandVersion {
-				d.fail(fmt.Sprintf("op kind %d in a version %d command", op.Kind, version))
-				break
-			}
 			raw := d.view()
 			if d.err == nil {
 				rec, err := decodeRecord(raw)
