@@ -34,6 +34,8 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 		}
 	case *plan.Call:
 		return callInOwnDatabase(ctx, n, row)
+	case *plan.ShowColumns:
+		return showColumns(ctx, n, row)
 	}
 	return nil, nil
 }
