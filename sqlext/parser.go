@@ -85,7 +85,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // parser reads, and whether anything was rewritten: compound interval
 // units as single ones (see intervals.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
-// binding (declareAssigned), and WITH ROLLUP as a union (see rollup.go).
+// binding (declareAssigned), WITH ROLLUP as a union (see rollup.go), and
+// DO as a SET (see do.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if strings.Contains(q, ":=") {
@@ -97,6 +98,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 		changed = changed || len(names) > 0
 	}
 	if r, ok := rewriteRollup(ctx, sp.Parser, q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteDo(ctx, sp.Parser, q); ok {
 		q, changed = r, true
 	}
 	return q, changed
