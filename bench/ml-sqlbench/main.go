@@ -11,6 +11,7 @@ import (
 	"database/sql"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -44,6 +45,7 @@ func main() {
 	repeats := flag.Int("repeats", 3, "timed runs per side; medians are reported")
 	predictRows := flag.Int("predict-rows", 50000, "rows of the synthetic ML_PREDICT_TABLE input")
 	flag.BoolVar(&predictOnly, "predict-only", false, "skip the training comparison")
+	flag.StringVar(&predictAlgorithm, "predict-algorithm", "LinearRegression", "the linear model ML_PREDICT_TABLE is measured with: LinearRegression, or LogisticRegression (a binary label, so each row's ml_results holds class probabilities)")
 	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the timed ML_TRAIN calls (with -only) or ML_PREDICT_TABLE calls (with -predict-only) to this file")
 	flag.StringVar(&memProfile, "memprofile", "", "write a profile of the memory allocated by the same calls as -cpuprofile to this file")
 	flag.StringVar(&only, "only", "", "train only the cases whose dataset or algorithm is this, then stop")
@@ -57,10 +59,12 @@ func main() {
 
 var (
 	predictOnly bool
-	cpuProfile  string
-	memProfile  string
-	raftLog     string
-	only        string
+	// predictAlgorithm is the model ML_PREDICT_TABLE is measured with.
+	predictAlgorithm string
+	cpuProfile       string
+	memProfile       string
+	raftLog          string
+	only             string
 )
 
 func run(repeats, predictRows int) error {
@@ -229,6 +233,12 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		}
 		y[i] += rng.NormFloat64()
 	}
+	logistic := predictAlgorithm == "LogisticRegression"
+	if logistic {
+		for i := range y {
+			y[i] = float64(min(1, max(0, math.Round(y[i]/10+0.5))))
+		}
+	}
 	target := ml.NumericColumn("y", y, nil)
 	d := &ml.Dataset{Features: cols, Target: &target}
 	idx := make([]int, n)
@@ -243,7 +253,11 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 	if _, err := db.Exec("SET @lin = NULL"); err != nil {
 		return err
 	}
-	if _, err := db.Exec("CALL sys.ML_TRAIN('b.synth', 'y', JSON_OBJECT('algorithm', 'LinearRegression', 'exclude_column_list', JSON_ARRAY('id')), @lin)"); err != nil {
+	task := "regression"
+	if logistic {
+		task = "classification"
+	}
+	if _, err := db.Exec("CALL sys.ML_TRAIN('b.synth', 'y', JSON_OBJECT('task', ?, 'algorithm', ?, 'exclude_column_list', JSON_ARRAY('id')), @lin)", task, predictAlgorithm); err != nil {
 		return err
 	}
 	var total, pred, write []float64
@@ -266,7 +280,11 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		pred, write = append(pred, ps), append(write, ws)
 	}
 	cpuPerCall := (processCPU() - cpu0) / float64(repeats)
-	m, err := ml.Train(context.Background(), d, ml.Options{Algorithm: ml.LinearRegression})
+	opts := ml.Options{Algorithm: ml.LinearRegression}
+	if logistic {
+		opts = ml.Options{Algorithm: ml.LogisticRegression, Task: ml.Classification}
+	}
+	m, err := ml.Train(context.Background(), d, opts)
 	if err != nil {
 		return err
 	}
@@ -279,7 +297,7 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		direct = append(direct, time.Since(t0).Seconds())
 	}
 	med := refdata.Median
-	fmt.Printf("\nML_PREDICT_TABLE, LinearRegression, %d rows × %d DOUBLE features (loaded by INSERT in %.1f s)\n\n", n, p, loadSecs)
+	fmt.Printf("\nML_PREDICT_TABLE, %s, %d rows × %d DOUBLE features (loaded by INSERT in %.1f s)\n\n", predictAlgorithm, n, p, loadSecs)
 	fmt.Println("| stage | median s | rows/s |")
 	fmt.Println("|---|---|---|")
 	fmt.Printf("| whole CALL | %.3f | %.0f |\n", med(total), float64(n)/med(total))
