@@ -37,6 +37,7 @@ func init() {
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(generatedInputRule, generatedInputs)
+	onEveryStatement(jsonNullRule, jsonNulls)
 	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
