@@ -16,7 +16,7 @@ type AnalyzerRule struct {
 // The rules every statement passes through, in the order they run:
 // before the engine's own, MySQL's date functions in place of some of
 // the engine's, the reading of text and of dates and times as
-// numbers, and the lending of a written table's database to its triggers;
+// numbers, of text as the date or time it starts with, and the lending of a written table's database to its triggers;
 // after them, textRule and insertTextRule, then exactSumRule and exactWindowRule, which
 // retype SUM and AVG, and numericRule, which types %, DIV and the choice
 // functions as MySQL does, then derivedTypeRule, which carries such types out of derived
@@ -26,6 +26,7 @@ func init() {
 	beforeEveryStatement(dateFunctionRule, dateFunctions)
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
+	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(insertTextRule, selectedTimesAsText)
@@ -36,6 +37,7 @@ func init() {
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(generatedInputRule, generatedInputs)
+	onEveryStatement(jsonNullRule, jsonNulls)
 	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }

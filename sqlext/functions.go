@@ -155,7 +155,7 @@ func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return d.of(us), nil
 	}
 	if s, ok := v.(string); ok && strings.Contains(strings.TrimPrefix(strings.TrimSpace(s), "-"), "-") {
-		return d.engine(ctx, row) // a date and time
+		return d.engineOf(ctx, arg, v) // a date and time
 	}
 	orig := v
 	if s, ok := v.(string); ok {
@@ -167,7 +167,7 @@ func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			ctx.Warn(erTruncatedWrongValue, "Incorrect time value: '%v'", v)
 			return nil, nil
 		}
-		return d.engine(ctx, row)
+		return d.engineOf(ctx, arg, v)
 	}
 	return d.of(ts.AsMicroseconds()), nil
 }
@@ -180,6 +180,16 @@ func (d *durationFunc) engine(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	x, _, err := types.Int64.Convert(ctx, v)
 	return x, err
+}
+
+// engineOf is the engine's answer for the argument's value v, which
+// is not evaluated again: reading it may have warned.
+func (d *durationFunc) engineOf(ctx *sql.Context, arg sql.Expression, v any) (any, error) {
+	f, err := d.Expression.WithChildren(expression.NewLiteral(v, arg.Type()))
+	if err != nil {
+		return nil, err
+	}
+	return (&durationFunc{Expression: f}).engine(ctx, nil)
 }
 
 func (d *durationFunc) WithChildren(children ...sql.Expression) (sql.Expression, error) {

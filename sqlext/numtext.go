@@ -33,12 +33,17 @@ const numericTextRule analyzer.RuleId = 9996
 
 func numericTexts(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	r := textReader{ctx: ctx, strict: changesData(n) && strictMode(ctx)}
-	out, same, err := r.read(n)
+	return withInsertSource(n, r.read)
+}
+
+// withInsertSource is n rewritten by rewrite, and for an INSERT the rows
+// it stores too: the engine plans the rows an INSERT takes from a query
+// or VALUES on their own, with them at the root, where a rule cannot
+// see that they are stored.
+func withInsertSource(n sql.Node, rewrite func(sql.Node) (sql.Node, transform.TreeIdentity, error)) (sql.Node, transform.TreeIdentity, error) {
+	out, same, err := rewrite(n)
 	if ins, ok := out.(*plan.InsertInto); ok && err == nil && ins.Source != nil {
-		// The engine plans the rows an INSERT takes from a query on
-		// their own, with that query at the root, where the rule cannot
-		// see that they are stored.
-		src, srcSame, err := r.read(ins.Source)
+		src, srcSame, err := rewrite(ins.Source)
 		if err != nil || srcSame == transform.SameTree {
 			return out, same, err
 		}

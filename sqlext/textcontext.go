@@ -177,6 +177,15 @@ func replaceChildren(e sql.Expression, replace func(i int, c sql.Expression) sql
 	return out, transform.NewTree, nil
 }
 
+// withOneChild is WithChildren of an expression e of one child: the
+// expression build makes over the one child given.
+func withOneChild(e sql.Expression, children []sql.Expression, build func(sql.Expression) sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(e, len(children), 1)
+	}
+	return build(children[0]), nil
+}
+
 // asText is a value written as its type writes it in a result.
 type asText struct {
 	sql.Expression
