@@ -39,6 +39,7 @@ func init() {
 	onEveryStatement(generatedInputRule, generatedInputs)
 	onEveryStatement(jsonNullRule, jsonNulls)
 	onEveryStatement(temporalStoreRule, temporalStores)
+	onEveryStatement(onDupGeneratedRule, onDupGenerated)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 
