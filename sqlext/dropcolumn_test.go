@@ -40,6 +40,9 @@ func TestDropIndexedColumn(t *testing.T) {
 		"SELECT id, b FROM dc.t ORDER BY b": "1,5;3,6",
 	}
 	wantAnswers(t, db, "after dropping a", answers)
+	mustExecAll(t, db, "CREATE TABLE dc.one (a INT)")
+	_, err = db.Exec("ALTER TABLE dc.one DROP COLUMN a")
+	wantMySQLError(t, err, 1090, "42000")
 	srv.Close()
 
 	srv, db = openIn(t, dir)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -421,6 +422,9 @@ func (t *Table) position(order *sql.ColumnOrder) int {
 // DropColumn drops a column as MySQL does: it leaves the indexes it is
 // part of, and an index left without columns goes with it.
 func (t *Table) DropColumn(ctx *sql.Context, name string) error {
+	if len(t.info.Schema.Columns) == 1 && t.info.Schema.ColumnIndex(name) == 0 {
+		return mysql.NewSQLError(mysql.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+	}
 	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndexedColumn, DB: t.info.DB, Table: t.info.Name, Name: name}))
 }
 
