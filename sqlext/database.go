@@ -22,11 +22,19 @@ var (
 	_ sql.TableDropper     = (*Database)(nil)
 	_ sql.TableRenamer     = (*Database)(nil)
 	_ sql.CollatedDatabase = (*Database)(nil)
+
+	_ sql.TemporaryTableCreator  = (*Database)(nil)
+	_ sql.TemporaryTableDatabase = (*Database)(nil)
 )
 
 func (d *Database) Name() string { return d.name }
 
 func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	if hidden, ok := temporary(ctx, d.name, name); ok {
+		name = hidden
+	} else if isTempName(name) {
+		return nil, false, nil
+	}
 	info, err := d.p.store.Table(d.name, name)
 	if err != nil {
 		return nil, false, nil
@@ -39,7 +47,14 @@ func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table
 }
 
 func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
-	return d.p.store.Tables(d.name)
+	names, err := d.p.store.Tables(d.name)
+	out := names[:0]
+	for _, n := range names {
+		if !isTempName(n) {
+			out = append(out, n)
+		}
+	}
+	return out, err
 }
 
 // CreateTable creates a table. The Database is not an
@@ -61,6 +76,9 @@ func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.Primary
 }
 
 func (d *Database) DropTable(ctx *sql.Context, name string) error {
+	if temp, err := d.dropTemporary(ctx, name); temp {
+		return err
+	}
 	info, err := d.p.store.Table(d.name, name)
 	if err != nil {
 		return sql.ErrTableNotFound.New(name)
@@ -69,6 +87,9 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 }
 
 func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error {
+	if temp, err := d.renameTemporary(ctx, oldName, newName); temp {
+		return err
+	}
 	info, err := d.p.store.Table(d.name, oldName)
 	if err != nil {
 		return sql.ErrTableNotFound.New(oldName)
@@ -81,7 +102,7 @@ func (d *Database) RenameTable(ctx *sql.Context, oldName, newName string) error 
 
 // validateName rejects table names MySQL would reject.
 func validateName(name string) error {
-	if name == "" || len(name) > 64 || strings.HasSuffix(name, " ") {
+	if name == "" || len(name) > 64 || strings.HasSuffix(name, " ") || isTempName(name) {
 		return sql.ErrInvalidValue.New(name, "table name")
 	}
 	return nil

@@ -308,6 +308,11 @@ func withoutShortInfo(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 }
 
 func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
+	if h.prov != nil {
+		if s := h.prov.session(c.ConnectionID); s != nil {
+			h.prov.dropSessionTemporaries(s)
+		}
+	}
 	if h.fast != nil {
 		h.fast.p.forgetSession(c.ConnectionID)
 	}

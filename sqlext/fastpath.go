@@ -196,6 +196,9 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 	if db == "" || strings.EqualFold(db, SystemDatabase) {
 		return nil, false
 	}
+	if _, temp := temporary(sctx, db, s.table); temp || isTempName(s.table) {
+		return nil, false
+	}
 	info, err := f.p.store.Table(db, s.table)
 	if err != nil || len(info.Schema.PK) != 1 || tx.table(info.DB, info.Name) != nil {
 		return nil, false

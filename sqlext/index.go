@@ -24,7 +24,7 @@ var _ sql.Index = (*index)(nil)
 
 func (x *index) ID() string       { return x.name }
 func (x *index) Database() string { return x.t.info.DB }
-func (x *index) Table() string    { return x.t.info.Name }
+func (x *index) Table() string    { return x.t.Name() }
 func (x *index) IsUnique() bool   { return x.unique }
 func (x *index) IsSpatial() bool  { return false }
 func (x *index) IsFullText() bool { return false }

@@ -39,6 +39,10 @@ type Provider struct {
 	schemas sync.Map // *storage.Schema -> sql.PrimaryKeySchema
 	// fkRefs caches which foreign keys reference each table.
 	fkRefs atomic.Pointer[fkReferences]
+	// temps names the sessions' temporary tables; tempPrefix begins the
+	// hidden names this node gives them (temptables.go).
+	temps      tempTables
+	tempPrefix string
 
 	extMu      sync.RWMutex
 	functions  map[string]sql.Function

@@ -12,6 +12,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/server"
@@ -151,6 +152,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, store: store, node: node, log: cfg.Logger}
 	s.prov = NewProvider(store, node)
 	s.prov.importDir = cfg.ImportDir
+	s.prov.tempPrefix = tempPrefixFor(rc.NodeID)
 	s.prov.reads = node
 	s.prov.leader = node
 	node.HandleOnLeader(allocHandler, s.prov.serveAlloc)
@@ -178,6 +180,18 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s.done = make(chan struct{})
 	go s.followUsers(sm.usersChanged)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		go func() {
+			select {
+			case <-s.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		s.prov.dropLeftoverTemporaries(ctx)
+	}()
 	tlsConfig, err := serverTLS(cfg.DataDir, cfg.TLSCert, cfg.TLSKey)
 	if err != nil {
 		node.Close()

@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"sync"
 	"context"
 	"fmt"
 	"strings"
@@ -30,6 +31,11 @@ type Session struct {
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
 	warnings []*sql.Warning
+	// temps maps the temporary tables the session created, by database and
+	// name as it names them (lower case), to their hidden names
+	// (temptables.go).
+	tempMu sync.Mutex
+	temps  map[[2]string]string
 }
 
 // warnAfterPlanning adds a warning to the statement being parsed.

@@ -21,6 +21,10 @@ type Table struct {
 	sch    sql.PrimaryKeySchema
 	codecs []codec
 	lookup *sql.IndexLookup
+	// shown is the name the table is used by: its own, or for a temporary
+	// table (temp) the name its session gave it (temptables.go).
+	shown string
+	temp  bool
 }
 
 var (
@@ -49,11 +53,24 @@ func (p *Provider) newTable(ctx *sql.Context, info *storage.TableInfo) (*Table, 
 	for i, c := range sch.Schema {
 		codecs[i] = codecFor(c.Type)
 	}
-	return &Table{p: p, info: info, sch: sch, codecs: codecs}, nil
+	t := &Table{p: p, info: info, sch: sch, codecs: codecs, shown: info.Name}
+	if shown, temp := p.shownName(info.DB, info.Name); temp {
+		// A temporary table: its columns belong to the name it is used by.
+		t.shown, t.temp = shown, true
+		cols := make(sql.Schema, len(sch.Schema))
+		for i, c := range sch.Schema {
+			cc := *c
+			cc.Source = shown
+			cols[i] = &cc
+		}
+		t.sch = sql.NewPrimaryKeySchema(cols, sch.PkOrdinals...)
+	}
+	return t, nil
 }
 
-func (t *Table) Name() string                           { return t.info.Name }
-func (t *Table) String() string                         { return t.info.Name }
+func (t *Table) Name() string                           { return t.shown }
+func (t *Table) String() string                         { return t.shown }
+func (t *Table) IsTemporary() bool                      { return t.temp }
 func (t *Table) Schema() sql.Schema                     { return t.sch.Schema }
 func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.sch }
 func (t *Table) Comment() string                        { return parseTableMeta(t.info.Schema.Meta).Comment }
@@ -400,7 +417,7 @@ func (t *Table) refreshAfter(ctx *sql.Context, err error) error {
 	if err != nil {
 		return err
 	}
-	t.info, t.sch, t.codecs = nt.info, nt.sch, nt.codecs
+	t.info, t.sch, t.codecs, t.shown, t.temp = nt.info, nt.sch, nt.codecs, nt.shown, nt.temp
 	return nil
 }
 
@@ -431,7 +448,7 @@ func (t *Table) DropColumn(ctx *sql.Context, name string) error {
 func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
 	idx := t.sch.Schema.IndexOfColName(name)
 	if idx < 0 {
-		return sql.ErrTableColumnNotFound.New(t.info.Name, name)
+		return sql.ErrTableColumnNotFound.New(t.Name(), name)
 	}
 	sc, err := columnToStorage(column)
 	if err != nil {
@@ -520,7 +537,7 @@ func (t *Table) RenameIndex(ctx *sql.Context, from, to string) error {
 // expressions against filters.
 func (t *Table) expressionString(col int) string {
 	c := t.sch.Schema[col]
-	return expression.NewGetFieldWithTable(col, 0, c.Type, t.info.DB, t.info.Name, c.Name, c.Nullable).String()
+	return expression.NewGetFieldWithTable(col, 0, c.Type, t.info.DB, t.Name(), c.Name, c.Nullable).String()
 }
 
 func keylessRowID(id string) uint64 {
