@@ -126,9 +126,55 @@ type overlayPartition struct{ rows []sql.Row }
 
 func (overlayPartition) Key() []byte { return []byte("overlay") }
 
+// orderedPartition is a whole table's rows in primary-key order.
+type orderedPartition struct{ rows []storage.Row }
+
+func (orderedPartition) Key() []byte { return []byte("ordered") }
+
+type orderedIter struct {
+	t    *Table
+	rows []storage.Row
+	n    int
+}
+
+func (it *orderedIter) Next(ctx *sql.Context) (sql.Row, error) {
+	if it.n >= len(it.rows) {
+		return nil, io.EOF
+	}
+	if it.n&1023 == 1023 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	r := it.rows[it.n]
+	it.n++
+	return it.t.toSQL(r), nil
+}
+
+func (it *orderedIter) Close(*sql.Context) error { return nil }
+
+// OrderedScanRows bounds the tables read in primary-key order.
+const OrderedScanRows = 65536
+
+// Partitions are the table's storage partitions, or for a table with a
+// primary key and at most OrderedScanRows rows, which the statement's
+// transaction has not written to, one partition of its rows in key order:
+// InnoDB reads a table through its primary key, and users of small tables
+// rely on that order without asking for it (storage partitions rows by a
+// hash of the key).
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	if err := t.p.fresh(ctx); err != nil {
 		return nil, err
+	}
+	if len(t.info.Schema.PK) > 0 && txFrom(ctx).table(t.info.DB, t.info.Name) == nil {
+		if info, err := t.p.store.Table(t.info.DB, t.info.Name); err == nil && info.Rows <= OrderedScanRows {
+			rows, _, err := t.p.store.Lookup(t.info.DB, t.info.Name, "", []storage.Range{{{
+				Lo: storage.Cut{Kind: storage.CutBelowNull}, Hi: storage.Cut{Kind: storage.CutAboveAll}}}})
+			if err != nil {
+				return nil, translateStorage(err)
+			}
+			return sql.PartitionsToPartitionIter(orderedPartition{rows: rows}), nil
+		}
 	}
 	cursors, err := t.p.store.ScanTable(t.info.DB, t.info.Name)
 	if err != nil {
@@ -159,6 +205,8 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 		return t.lookupRows(ctx, p.lookup)
 	case overlayPartition:
 		return sql.RowsToRowIter(p.rows...), nil
+	case orderedPartition:
+		return &orderedIter{t: t, rows: p.rows}, nil
 	}
 	p, ok := part.(partition)
 	if !ok {

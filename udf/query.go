@@ -53,9 +53,10 @@ type table struct {
 
 // readQuery runs a SELECT and returns its result as numbers. A plain read
 // of stored numeric columns is served from storage's columnar scan; any
-// other query runs through the engine. Without ORDER BY the rows come in
-// storage order (partition by partition), which is also what the engine
-// would give; ORDER BY the primary key gives key order on either path.
+// other query runs through the engine. Without ORDER BY the rows come as
+// the engine gives them: in key order from a table with a primary key of
+// at most sqlext.OrderedScanRows rows, else in storage order (partition
+// by partition); ORDER BY the primary key gives key order on either path.
 func (l *lib) readQuery(ctx *sql.Context, q string) (*table, error) {
 	if plan, ok := l.plainScan(ctx, q); ok {
 		fastScans.Add(1)
@@ -153,6 +154,18 @@ func (l *lib) plainScan(ctx *sql.Context, q string) (*scanPlan, bool) {
 			name = ae.As.String()
 		}
 		p.names = append(p.names, name)
+	}
+	if len(sel.OrderBy) == 0 && len(info.Schema.PK) > 0 && info.Rows <= sqlext.OrderedScanRows {
+		// The engine reads such a table in key order (sqlext's
+		// Table.Partitions); so does this path, or the engine serves it.
+		if len(info.Schema.PK) != 1 {
+			return nil, false
+		}
+		i, ok := column(&sqlparser.ColName{Name: sqlparser.NewColIdent(info.Schema.Columns[info.Schema.PK[0]].Name)})
+		if !ok {
+			return nil, false
+		}
+		p.orderBy = i
 	}
 	if len(sel.OrderBy) == 1 {
 		o := sel.OrderBy[0]
