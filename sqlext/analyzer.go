@@ -16,10 +16,12 @@ type AnalyzerRule struct {
 // The rules every statement passes through, in the order they run:
 // before the engine's own, MySQL's date functions in place of some of
 // the engine's, the reading of text and of dates and times as
-// numbers, and the lending of a written table's database to its triggers;
+// numbers, the lending of a written table's database to its triggers,
+// and the typing of the columns of set operations (unionTypeRule);
 // after them, textRule, then exactSumRule and exactWindowRule, which
 // retype SUM and AVG, and numericRule, which types %, DIV and the choice
-// functions as MySQL does, then derivedTypeRule, which carries such types out of derived
+// functions as MySQL does, then unionRetypeRule, which types set
+// operations again from those types, derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
 // over them, and last the session's own database given back.
 func init() {
@@ -27,11 +29,13 @@ func init() {
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
+	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(exactSumRule, exactSums)
 	onEveryStatement(exactWindowRule, exactWindows)
 	onEveryStatement(distinctOrderRule, distinctOrders)
 	onEveryStatement(numericRule, numericOperations)
+	onEveryStatement(unionRetypeRule, unionTypes)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)

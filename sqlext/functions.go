@@ -28,7 +28,8 @@ import (
 // answers as MySQL does;
 // TestMySQLFunctions holds them to MariaDB's answers.
 var mysqlFunctions = []sql.Function{
-	assignFunction, // @v := expr (assign.go)
+	assignFunction,      // @v := expr (assign.go)
+	unionColumnFunction, // a column of a set operation (uniontypes.go)
 	scalar("truncate", 2, 2, truncateType, truncateNumber),
 	scalar("oct", 1, 1, fixedType(types.LongText), func(_ *sql.Context, v []any) (any, error) {
 		n, err := int64Of(v[0])

@@ -11,7 +11,8 @@ import (
 
 // statementParser is the engine's parser with two statements adjusted
 // before they are bound, a rename (see bindRenameDatabase) and an INSERT
-// of values for generated columns (see defaultGeneratedValues), and with
+// of values for generated columns (see defaultGeneratedValues), with the
+// columns of set operations marked for typing (see markUnionColumns), and with
 // user-variable assignments in expressions, which the parser refuses,
 // rewritten (see assign.go).
 type statementParser struct {
@@ -20,6 +21,7 @@ type statementParser struct {
 }
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
+	markUnionColumns(st)
 	sctx, ok := ctx.(*sql.Context)
 	if !ok {
 		return
