@@ -20,7 +20,8 @@ type AnalyzerRule struct {
 // and the typing of the columns of set operations (unionTypeRule);
 // after them, textRule, then exactSumRule and exactWindowRule, which
 // retype SUM and AVG, and numericRule, which types %, DIV and the choice
-// functions as MySQL does, then unionRetypeRule, which types set
+// functions as MySQL does, and decimalScaleRule, which types +, - and *
+// of DECIMALs as it does, then unionRetypeRule, which types set
 // operations again from those types, derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
 // over them, and last the session's own database given back.
@@ -35,6 +36,7 @@ func init() {
 	onEveryStatement(exactWindowRule, exactWindows)
 	onEveryStatement(distinctOrderRule, distinctOrders)
 	onEveryStatement(numericRule, numericOperations)
+	onEveryStatement(decimalScaleRule, decimalScales)
 	onEveryStatement(unionRetypeRule, unionTypes)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
