@@ -24,7 +24,9 @@ type AnalyzerRule struct {
 // of DECIMALs as it does, then unionRetypeRule, which types set
 // operations again from those types, derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
-// over them, and last the session's own database given back.
+// over them, then doubleDecimalsRule, which fixes the decimals a DOUBLE
+// result is written with, and last the session's own database given
+// back.
 func init() {
 	beforeEveryStatement(dateFunctionRule, dateFunctions)
 	beforeEveryStatement(numericTextRule, numericTexts)
@@ -40,6 +42,7 @@ func init() {
 	onEveryStatement(unionRetypeRule, unionTypes)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
+	onEveryStatement(doubleDecimalsRule, doubleDecimals)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 

@@ -30,6 +30,9 @@ type Session struct {
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
 	warnings []*sql.Warning
+	// binaryResults is set while a prepared statement executes: its
+	// result goes out in the binary protocol (see fixedDoubleType).
+	binaryResults bool
 }
 
 // warnAfterPlanning adds a warning to the statement being parsed.

@@ -42,6 +42,11 @@ const (
 	maxVarcharChars                 = 16383 // 65535 bytes of utf8mb4
 )
 
+// qFlagSetOperation marks a statement that holds a set operation, whose
+// SELECTs the analyzer plans apart as statements of their own (a flag of
+// this package's, above the engine's).
+const qFlagSetOperation = 200
+
 // markUnionColumns wraps the columns of the SELECTs of st's set
 // operations in unionColumnFunc.
 func markUnionColumns(st ast.Statement) {
@@ -275,6 +280,12 @@ func valueText(ctx *sql.Context, v any, t sql.Type) (string, error) {
 // unionTypes types the columns of the set operations of n (unionColumn)
 // and the references to them.
 func unionTypes(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if transform.InspectUp(n, func(n sql.Node) bool {
+		_, ok := n.(*plan.SetOp)
+		return ok
+	}) {
+		qFlags.Set(qFlagSetOperation)
+	}
 	typed := map[sql.ColumnId]sql.Type{}
 	out, err := typeSetOps(ctx, n, typed)
 	if err != nil || out == nil {
