@@ -16,30 +16,42 @@ type AnalyzerRule struct {
 // The rules every statement passes through, in the order they run:
 // before the engine's own, MySQL's date functions in place of some of
 // the engine's, the reading of text and of dates and times as
-// numbers, of text as the date or time it starts with, and the lending of a written table's database to its triggers;
+// numbers, of text as the date or time it starts with, the lending of a
+// written table's database to its triggers, and the typing of the
+// columns of set operations (unionTypeRule);
 // after them, textRule and insertTextRule, then exactSumRule and exactWindowRule, which
 // retype SUM and AVG, and numericRule, which types %, DIV and the choice
-// functions as MySQL does, then derivedTypeRule, which carries such types out of derived
+// functions as MySQL does, and decimalScaleRule, which types +, - and *
+// of DECIMALs as it does, then unionRetypeRule, which types set
+// operations again from those types, derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
-// over them, and last the session's own database given back.
+// over them, then the rules of writes (the values generated columns read,
+// JSON NULLs, numbers stored as dates, generated columns recomputed by ON
+// DUPLICATE KEY UPDATE), then doubleDecimalsRule, which fixes the decimals a DOUBLE
+// result is written with, and last the session's own database given
+// back.
 func init() {
 	beforeEveryStatement(dateFunctionRule, dateFunctions)
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
+	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(insertTextRule, selectedTimesAsText)
 	onEveryStatement(exactSumRule, exactSums)
 	onEveryStatement(exactWindowRule, exactWindows)
 	onEveryStatement(distinctOrderRule, distinctOrders)
 	onEveryStatement(numericRule, numericOperations)
+	onEveryStatement(decimalScaleRule, decimalScales)
+	onEveryStatement(unionRetypeRule, unionTypes)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(generatedInputRule, generatedInputs)
 	onEveryStatement(jsonNullRule, jsonNulls)
 	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(onDupGeneratedRule, onDupGenerated)
+	onEveryStatement(doubleDecimalsRule, doubleDecimals)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 

@@ -257,6 +257,14 @@ func (h *errorHandler) finish(c *mysql.Conn) {
 	}
 }
 
+// sessionOf is the session of connection c, or nil.
+func (h *errorHandler) sessionOf(c *mysql.Conn) *Session {
+	if h.prov == nil {
+		return nil
+	}
+	return h.prov.session(c.ConnectionID)
+}
+
 func (h *errorHandler) recovered(err *error) {
 	if r := recover(); r != nil {
 		h.log.Error("panic while serving a command", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -334,6 +342,10 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {
 			return cb(res)
 		}
+	}
+	if s := h.sessionOf(c); s != nil {
+		s.binaryResults = true
+		defer func() { s.binaryResults = false }()
 	}
 	return h.Handler.ComStmtExecute(ctx, c, p, cb)
 }

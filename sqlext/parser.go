@@ -14,8 +14,10 @@ import (
 // of values for generated columns (see defaultGeneratedValues), with
 // typed literals, whose type the parser drops, read as CASTs (see
 // literals.go), with CUME_DIST, which the planner does not know, read
-// as a PERCENT_RANK (see cumedist.go), and with user-variable assignments in expressions, which
-// the parser refuses, rewritten (see assign.go).
+// as a PERCENT_RANK (see cumedist.go), with the columns of set operations
+// marked for typing (see markUnionColumns), and with user-variable
+// assignments in expressions, which the parser refuses, rewritten (see
+// assign.go).
 type statementParser struct {
 	sql.Parser
 	p *Provider
@@ -23,6 +25,7 @@ type statementParser struct {
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 	cumeDistAsPercentRank(st)
+	markUnionColumns(st)
 	sctx, ok := ctx.(*sql.Context)
 	if !ok {
 		return

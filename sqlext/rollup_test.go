@@ -16,3 +16,16 @@ func TestGroupByWithRollup(t *testing.T) {
 		"SELECT region, SUM(amount) t FROM r.s GROUP BY region WITH ROLLUP ORDER BY t DESC LIMIT 2":                "NULL,43;east,30",
 	})
 }
+
+// TestRollupKeepsDecimalScale: a DECIMAL column of a WITH ROLLUP result,
+// and of a union in a derived table, shows its type's scale (it showed
+// the value's digits: 12.5 for a DECIMAL(10,2) 12.50 read back from
+// storage). The answers are MariaDB 10.11's.
+func TestRollupKeepsDecimalScale(t *testing.T) {
+	db := numericTable(t)
+	wantAnswers(t, db, "DECIMAL with ROLLUP", map[string]string{
+		"SELECT d, COUNT(*) FROM nm.t WHERE id < 3 GROUP BY d WITH ROLLUP":        "-0.75,1;12.50,1;NULL,2",
+		"SELECT i, SUM(d) FROM nm.t WHERE id < 3 GROUP BY i WITH ROLLUP":          "-3,-0.75;7,12.50;NULL,11.75",
+		"SELECT * FROM (SELECT d FROM nm.t WHERE id = 1 UNION ALL SELECT NULL) q": "12.50;NULL",
+	})
+}

@@ -1,10 +1,10 @@
 package sqlext
 
 import (
-	"sync"
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -36,6 +36,9 @@ type Session struct {
 	// (temptables.go).
 	tempMu sync.Mutex
 	temps  map[[2]string]string
+	// binaryResults is set while a prepared statement executes: its
+	// result goes out in the binary protocol (see fixedDoubleType).
+	binaryResults bool
 }
 
 // warnAfterPlanning adds a warning to the statement being parsed.
