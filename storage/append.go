@@ -222,6 +222,11 @@ func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo) er
 			next[pi] = loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))}
 		}
 	}
+	if len(t.locs) == 0 {
+		// A first append (as to a table just created for it) sizes the
+		// map once instead of growing it through every doubling.
+		t.locs = make(map[string]loc, n)
+	}
 	for i, id := range ids {
 		if _, dup := t.locs[id]; dup {
 			for _, placed := range ids[:i] {
