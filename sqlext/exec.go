@@ -36,6 +36,8 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 		return callInOwnDatabase(ctx, n, row)
 	case *plan.ShowColumns:
 		return showColumns(ctx, n, row)
+	case *plan.ShowIndexes:
+		return showIndexes(ctx, n, row)
 	}
 	return nil, nil
 }

@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -61,4 +62,45 @@ func bareType(t string) string {
 		}
 	}
 	return t
+}
+
+// showIndexes is the engine's SHOW INDEX with the Collation and
+// Cardinality MySQL shows: A (ascending) for every column of a B-tree
+// index, which all of the table's indexes are, and for the last column of
+// a unique index its number of distinct keys, the table's row count (the
+// engine showed NULL and 0). Other cardinalities stay 0, as MySQL gives
+// only an estimate of them.
+func showIndexes(ctx *sql.Context, n *plan.ShowIndexes, row sql.Row) (sql.RowIter, error) {
+	iter, err := rowexec.DefaultBuilder.Build(ctx, n, row)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, iter)
+	if err != nil {
+		return nil, err
+	}
+	var count any
+	if rt, ok := n.Child.(*plan.ResolvedTable); ok {
+		if t := storedTable(rt.Table); t != nil {
+			if info, err := t.p.store.Table(t.info.DB, t.info.Name); err == nil {
+				count = int64(info.Rows)
+			}
+		}
+	}
+	width := map[string]int{}
+	for _, x := range n.IndexesToShow {
+		width[x.ID()] = len(x.Expressions())
+	}
+	const nonUnique, keyName, seq, collation, cardinality = 1, 2, 3, 5, 6
+	for _, r := range rows {
+		if len(r) <= cardinality {
+			continue
+		}
+		r[collation] = "A"
+		name, _ := r[keyName].(string)
+		if count != nil && fmt.Sprint(r[nonUnique]) == "0" && fmt.Sprint(r[seq]) == fmt.Sprint(width[name]) {
+			r[cardinality] = count
+		}
+	}
+	return sql.RowsToRowIter(rows...), nil
 }

@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestShowColumnsAsMySQL: SHOW COLUMNS and DESCRIBE show a text column's
 // default as its value and SHOW FULL COLUMNS each column's own collation,
@@ -24,5 +27,23 @@ func TestShowColumnsAsMySQL(t *testing.T) {
 		if rows[i][2] != want {
 			t.Errorf("column %s: collation %s, want %s", rows[i][0], rows[i][2], want)
 		}
+	}
+}
+
+// TestShowIndexAsMySQL: SHOW INDEX gives each column of the table's
+// B-tree indexes collation A, and a unique index's last column the number
+// of rows as its cardinality, as MySQL does; the engine gave NULL and 0.
+func TestShowIndexAsMySQL(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE si",
+		"CREATE TABLE si.t (id INT PRIMARY KEY, a INT, b INT, c INT, UNIQUE KEY ab (a, b), KEY c (c))",
+		"INSERT INTO si.t VALUES (1, 1, 1, 5), (2, 1, 2, 5), (3, 2, 1, 6)")
+	var got []string
+	for _, r := range queryStrings(t, db, "SHOW INDEX FROM si.t") {
+		got = append(got, r[2]+"."+r[3]+":"+r[5]+","+r[6])
+	}
+	if want := "PRIMARY.1:A,3 ab.1:A,0 ab.2:A,3 c.1:A,0"; strings.Join(got, " ") != want {
+		t.Errorf("SHOW INDEX: %s, want %s", strings.Join(got, " "), want)
 	}
 }
