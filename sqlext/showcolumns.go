@@ -17,11 +17,7 @@ import (
 // and that the column's own (the engine showed the server default for
 // every column).
 func showColumns(ctx *sql.Context, n *plan.ShowColumns, row sql.Row) (sql.RowIter, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, n, row)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := sql.RowIterToRows(ctx, iter)
+	rows, err := engineRows(ctx, n, row)
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +67,7 @@ func bareType(t string) string {
 // engine showed NULL and 0). Other cardinalities stay 0, as MySQL gives
 // only an estimate of them.
 func showIndexes(ctx *sql.Context, n *plan.ShowIndexes, row sql.Row) (sql.RowIter, error) {
-	iter, err := rowexec.DefaultBuilder.Build(ctx, n, row)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := sql.RowIterToRows(ctx, iter)
+	rows, err := engineRows(ctx, n, row)
 	if err != nil {
 		return nil, err
 	}
@@ -103,4 +95,13 @@ func showIndexes(ctx *sql.Context, n *plan.ShowIndexes, row sql.Row) (sql.RowIte
 		}
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// engineRows is what the engine's own execution of n returns.
+func engineRows(ctx *sql.Context, n sql.Node, row sql.Row) ([]sql.Row, error) {
+	iter, err := rowexec.DefaultBuilder.Build(ctx, n, row)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowIterToRows(ctx, iter)
 }
