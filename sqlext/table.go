@@ -127,31 +127,33 @@ type overlayPartition struct{ rows []sql.Row }
 func (overlayPartition) Key() []byte { return []byte("overlay") }
 
 // orderedPartition is a whole table's rows in primary-key order.
-type orderedPartition struct{ rows []storage.Row }
+type orderedPartition struct{ c *storage.KeyCursor }
 
 func (orderedPartition) Key() []byte { return []byte("ordered") }
 
 type orderedIter struct {
-	t    *Table
-	rows []storage.Row
-	n    int
+	t *Table
+	c *storage.KeyCursor
+	n int
 }
 
 func (it *orderedIter) Next(ctx *sql.Context) (sql.Row, error) {
-	if it.n >= len(it.rows) {
+	r, ok := it.c.Next()
+	if !ok {
 		return nil, io.EOF
 	}
-	if it.n&1023 == 1023 {
+	if it.n++; it.n&1023 == 0 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
-	r := it.rows[it.n]
-	it.n++
 	return it.t.toSQL(r), nil
 }
 
-func (it *orderedIter) Close(*sql.Context) error { return nil }
+func (it *orderedIter) Close(*sql.Context) error {
+	it.c.Close()
+	return nil
+}
 
 // OrderedScanRows bounds the tables read in primary-key order.
 const OrderedScanRows = 65536
@@ -168,12 +170,13 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	}
 	if len(t.info.Schema.PK) > 0 && txFrom(ctx).table(t.info.DB, t.info.Name) == nil {
 		if info, err := t.p.store.Table(t.info.DB, t.info.Name); err == nil && info.Rows <= OrderedScanRows {
-			rows, _, err := t.p.store.Lookup(t.info.DB, t.info.Name, "", []storage.Range{{{
-				Lo: storage.Cut{Kind: storage.CutBelowNull}, Hi: storage.Cut{Kind: storage.CutAboveAll}}}})
+			c, ok, err := t.p.store.ScanKeyOrder(t.info.DB, t.info.Name)
 			if err != nil {
 				return nil, translateStorage(err)
 			}
-			return sql.PartitionsToPartitionIter(orderedPartition{rows: rows}), nil
+			if ok {
+				return sql.PartitionsToPartitionIter(orderedPartition{c: c}), nil
+			}
 		}
 	}
 	cursors, err := t.p.store.ScanTable(t.info.DB, t.info.Name)
@@ -206,7 +209,7 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	case overlayPartition:
 		return sql.RowsToRowIter(p.rows...), nil
 	case orderedPartition:
-		return &orderedIter{t: t, rows: p.rows}, nil
+		return &orderedIter{t: t, c: p.c}, nil
 	}
 	p, ok := part.(partition)
 	if !ok {

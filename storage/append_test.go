@@ -249,3 +249,46 @@ func TestScanRecordsSeesLiveRows(t *testing.T) {
 		t.Fatalf("unknown table: %v", err)
 	}
 }
+
+// TestScanKeyOrder: a KeyCursor reads every live row once, in key order,
+// across sealed batches (appended and sealed from the tail) and the tail,
+// as of when it was opened; a table without a primary key has none.
+func TestScanKeyOrder(t *testing.T) {
+	s := appendTables(t)
+	n := int64(3*sealRows*partitionCount + 100)
+	// Keys in descending order, half appended as batches, half inserted.
+	var rows []Row
+	for i := n; i >= 1; i-- {
+		rows = append(rows, testRows(i, i)...)
+	}
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(rows[:len(rows)/2])})
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: rows[len(rows)/2:]})
+	mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: []string{EncodeKey([]any{int64(5)})}})
+	c, ok, err := s.ScanKeyOrder("d", "fast")
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	defer c.Close()
+	// Changed after the cursor opened: not seen.
+	mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: []string{EncodeKey([]any{int64(7)})}})
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: testRows(n+1, n+1)})
+	if c.Len() != int(n-1) {
+		t.Fatalf("cursor of %d rows, want %d", c.Len(), n-1)
+	}
+	want := int64(1)
+	for r, ok := c.Next(); ok; r, ok = c.Next() {
+		if want == 5 {
+			want++
+		}
+		if r[0] != want {
+			t.Fatalf("row with key %v where %d comes", r[0], want)
+		}
+		want++
+	}
+	if want != n+1 {
+		t.Fatalf("read up to %d, want %d", want-1, n)
+	}
+	if _, ok, err := s.ScanKeyOrder("d", "keyless"); ok || err != nil {
+		t.Fatalf("keyless table: %v %v", ok, err)
+	}
+}

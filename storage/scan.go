@@ -100,3 +100,74 @@ func (c *Cursor) Close() {
 	}
 	c.batches = nil
 }
+
+// KeyCursor reads a table's rows in primary-key order as they were when
+// it was opened. It takes the order and each row's place at once, and
+// reads a row only when asked for it: sealed batches do not change (the
+// cursor holds the ones it reads from), and a tail row is replaced,
+// never changed in place.
+type KeyCursor struct {
+	at   []keyPlace
+	held []*batch
+	i    int
+}
+
+// keyPlace is where one row is: row i of a sealed batch, or a tail row.
+type keyPlace struct {
+	b *batch
+	i int32
+	r Row
+}
+
+// ScanKeyOrder opens a KeyCursor over a table with a primary key; ok is
+// false for a table without one.
+func (s *Store) ScanKeyOrder(db, table string) (c *KeyCursor, ok bool, err error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil || t.primary == nil {
+		return nil, false, err
+	}
+	c = &KeyCursor{at: make([]keyPlace, 0, len(t.locs))}
+	held := map[*batch]bool{}
+	t.primary.scan(nil, func(id string) bool {
+		l := t.locs[id]
+		if l.batch < 0 {
+			c.at = append(c.at, keyPlace{r: t.parts[l.part].tail[l.idx]})
+			return true
+		}
+		b := t.parts[l.part].batches[l.batch]
+		if !held[b] {
+			held[b] = true
+			b.rec.Retain()
+			c.held = append(c.held, b)
+		}
+		c.at = append(c.at, keyPlace{b: b, i: l.idx})
+		return true
+	})
+	return c, true, nil
+}
+
+// Len is the number of rows the cursor reads.
+func (c *KeyCursor) Len() int { return len(c.at) }
+
+// Next returns the next row in key order.
+func (c *KeyCursor) Next() (Row, bool) {
+	if c.i >= len(c.at) {
+		return nil, false
+	}
+	p := c.at[c.i]
+	c.i++
+	if p.b == nil {
+		return p.r, true
+	}
+	return p.b.row(int(p.i)), true
+}
+
+// Close releases the batches the cursor holds.
+func (c *KeyCursor) Close() {
+	for _, b := range c.held {
+		b.rec.Release()
+	}
+	c.held, c.at = nil, nil
+}
