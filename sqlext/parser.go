@@ -88,8 +88,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // parser reads, and whether anything was rewritten: compound interval
 // units as single ones (see intervals.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
-// binding (declareAssigned), WITH ROLLUP as a union (see rollup.go), and
-// DO as a SET (see do.go).
+// binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
+// DO as a SET (see do.go), and the column after AFTER quoted (see
+// afterword.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if strings.Contains(q, ":=") {
@@ -104,6 +105,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 		q, changed = r, true
 	}
 	if r, ok := rewriteDo(ctx, sp.Parser, q); ok {
+		q, changed = r, true
+	}
+	if r, ok := quoteAfterColumns(q); ok {
 		q, changed = r, true
 	}
 	return q, changed
