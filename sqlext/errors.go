@@ -113,6 +113,9 @@ const erIllegalValueForType = 1367
 // for a value read as far as it made sense ("Incorrect time value").
 const erTruncatedWrongValue = 1292
 
+// erTableAccessDenied is MySQL's ER_TABLEACCESS_DENIED_ERROR.
+const erTableAccessDenied = 1142
+
 // erWrongParamCount is MySQL's ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT.
 const erWrongParamCount = 1582
 

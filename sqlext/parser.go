@@ -89,8 +89,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // units as single ones (see intervals.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
-// DO as a SET (see do.go), and the column after AFTER quoted (see
-// afterword.go).
+// DO as a SET (see do.go), the column after AFTER quoted (see
+// afterword.go), and CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE as calls
+// (see maintenance.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if strings.Contains(q, ":=") {
@@ -109,6 +110,11 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 	}
 	if r, ok := quoteAfterColumns(q); ok {
 		q, changed = r, true
+	}
+	if sctx, ok := ctx.(*sql.Context); ok {
+		if r, ok := rewriteMaintenance(sctx, q); ok {
+			q, changed = r, true
+		}
 	}
 	return q, changed
 }

@@ -158,6 +158,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	node.HandleOnLeader(allocHandler, s.prov.serveAlloc)
 	s.prov.Extend(Extensions{Functions: mysqlFunctions})
 	s.prov.Extend(clusterExtensions(node, cfg.FaultInjection))
+	s.prov.Extend(maintenanceExtensions(s.prov))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))
 	}

@@ -292,3 +292,28 @@ func TestScanKeyOrder(t *testing.T) {
 		t.Fatalf("keyless table: %v %v", ok, err)
 	}
 }
+
+// TestCheck: a table's bookkeeping checks out after appends, inserts,
+// deletes and NULLs in an indexed column, and a broken identity map is
+// reported.
+func TestCheck(t *testing.T) {
+	s := appendTables(t)
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(testRows(1, 3*sealRows))})
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: testRows(3*sealRows+1, 3*sealRows+40)})
+	mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: []string{EncodeKey([]any{int64(7)})}})
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "keyless", Rows: testRows(1, 5), RowIDs: []uint64{1, 2, 3, 4, 5}})
+	for _, table := range []string{"fast", "keyless"} {
+		if err := s.Check("d", table); err != nil {
+			t.Fatalf("%s: %v", table, err)
+		}
+	}
+	tb, _ := s.table("d", "fast")
+	tb.locs["ghost"] = loc{}
+	if err := s.Check("d", "fast"); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("an identity without a row: %v", err)
+	}
+	delete(tb.locs, "ghost")
+	if err := s.Check("d", "nope"); !errors.Is(err, ErrTableNotFound) {
+		t.Fatalf("a missing table: %v", err)
+	}
+}

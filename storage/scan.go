@@ -1,5 +1,7 @@
 package storage
 
+import "fmt"
+
 // Partitions is the number of hash partitions of every table.
 const Partitions = partitionCount
 
@@ -170,4 +172,59 @@ func (c *KeyCursor) Close() {
 		b.rec.Release()
 	}
 	c.held, c.at = nil, nil
+}
+
+// Check verifies a table's bookkeeping: every live row is where its
+// identity says and has the key its identity encodes, and every index
+// holds one entry per live row, each naming a live row. It returns what
+// it found wrong, nil when nothing.
+func (s *Store) Check(db, table string) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return err
+	}
+	live := 0
+	for pi := range t.parts {
+		c := t.cursor(pi)
+		for r, id, ok := c.Next(); ok; r, id, ok = c.Next() {
+			live++
+			l, found := t.locs[id]
+			if !found || l.part != int32(pi) {
+				c.Close()
+				return fmt.Errorf("%w: row %q of %s is not where its identity says", ErrCorrupt, id, t.name)
+			}
+			if t.primary != nil && t.identity(r, 0) != id {
+				c.Close()
+				return fmt.Errorf("%w: row %q of %s has another key", ErrCorrupt, id, t.name)
+			}
+		}
+		c.Close()
+	}
+	if live != len(t.locs) {
+		return fmt.Errorf("%w: %s has %d rows and %d identities", ErrCorrupt, t.name, live, len(t.locs))
+	}
+	for _, x := range append([]*index{t.primary}, t.indexes...) {
+		if x == nil {
+			continue
+		}
+		n, bad := 0, ""
+		x.scan(nil, func(id string) bool {
+			n++
+			if _, ok := t.locs[id]; !ok {
+				bad = id
+				return false
+			}
+			return true
+		})
+		name := "PRIMARY"
+		if x.def != nil {
+			name = x.def.Name
+		}
+		if bad != "" || n != live {
+			return fmt.Errorf("%w: index %s of %s holds %d entries for %d rows", ErrCorrupt, name, t.name, n, live)
+		}
+	}
+	return nil
 }
