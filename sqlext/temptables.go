@@ -30,7 +30,8 @@ import (
 const tempTablePrefix = "#sqltmp_"
 
 // tempTables is the provider's record of the temporary tables of its
-// sessions: each hidden table's shown name, by database and hidden name.
+// sessions: each hidden table's shown name, by database and hidden name
+// (tempKey).
 type tempTables struct {
 	sync.Mutex
 	shown map[[2]string]string
@@ -74,7 +75,7 @@ func (p *Provider) shownName(db, name string) (string, bool) {
 	}
 	p.temps.Lock()
 	defer p.temps.Unlock()
-	shown, ok := p.temps.shown[[2]string{db, name}]
+	shown, ok := p.temps.shown[tempKey(db, name)]
 	if !ok {
 		return name, true
 	}
@@ -104,7 +105,7 @@ func (d *Database) CreateTemporaryTable(ctx *sql.Context, name string, schema sq
 	if p.temps.shown == nil {
 		p.temps.shown = make(map[[2]string]string)
 	}
-	p.temps.shown[[2]string{d.name, hidden}] = name
+	p.temps.shown[tempKey(d.name, hidden)] = name
 	p.temps.Unlock()
 	if err := p.propose(ctx, storage.Op{Kind: storage.OpCreateTable, DB: d.name, Table: hidden, Schema: st}); err != nil {
 		p.forgetTemp(d.name, hidden)
@@ -185,14 +186,14 @@ func (d *Database) renameTemporary(ctx *sql.Context, oldName, newName string) (b
 	s.temps[tempKey(d.name, newName)] = hidden
 	s.tempMu.Unlock()
 	d.p.temps.Lock()
-	d.p.temps.shown[[2]string{d.name, hidden}] = newName
+	d.p.temps.shown[tempKey(d.name, hidden)] = newName
 	d.p.temps.Unlock()
 	return true, nil
 }
 
 func (p *Provider) forgetTemp(db, hidden string) {
 	p.temps.Lock()
-	delete(p.temps.shown, [2]string{db, hidden})
+	delete(p.temps.shown, tempKey(db, hidden))
 	p.temps.Unlock()
 }
 
@@ -210,14 +211,10 @@ func (p *Provider) dropSessionTemporaries(s *Session) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for k, hidden := range temps {
-		info, err := p.store.Table(k[0], hidden)
-		if err == nil {
+		if info, err := p.store.Table(k[0], hidden); err == nil {
 			_ = p.propose(ctx, storage.Op{Kind: storage.OpDropTable, DB: info.DB, Table: info.Name})
 		}
 		p.forgetTemp(k[0], hidden)
-		if info != nil {
-			p.forgetTemp(info.DB, hidden)
-		}
 	}
 }
 
