@@ -51,6 +51,7 @@ func init() {
 	onEveryStatement(jsonNullRule, jsonNulls)
 	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(onDupGeneratedRule, onDupGenerated)
+	onEveryStatement(jsonDecimalArgsRule, jsonDecimalArgs)
 	onEveryStatement(doubleDecimalsRule, doubleDecimals)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }

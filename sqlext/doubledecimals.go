@@ -96,7 +96,15 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 		switch inner.(type) {
 		case *unionColumn: // a SELECT of a set operation, typed with the others
 			return nil
-		case *fixedDouble:
+		case *fixedDouble, *decimalJSONExpr:
+			continue
+		}
+		if types.IsJSON(inner.Type()) {
+			// A document's DECIMALs written with their scale (jsondecimals.go).
+			if out == nil {
+				out = append([]sql.Expression(nil), cols...)
+			}
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &decimalJSONExpr{c} })
 			continue
 		}
 		if inner.Type() != types.Float64 {
@@ -112,14 +120,21 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 		if out == nil {
 			out = append([]sql.Expression(nil), cols...)
 		}
-		col := unwrapAlias(cols[i])
-		var fixed sql.Expression = &fixedDouble{Expression: col, typ: fixedDoubleType{NumberType: types.Float64, decimals: d}}
-		if a, ok := cols[i].(*expression.Alias); ok {
-			fixed, _ = a.WithChildren(fixed)
-		}
-		out[i] = fixed
+		out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression {
+			return &fixedDouble{Expression: c, typ: fixedDoubleType{NumberType: types.Float64, decimals: d}}
+		})
 	}
 	return out
+}
+
+// withColumn is a result column with its expression, under its alias if
+// it has one, wrapped by wrap.
+func withColumn(col sql.Expression, wrap func(sql.Expression) sql.Expression) sql.Expression {
+	wrapped := wrap(unwrapAlias(col))
+	if a, ok := col.(*expression.Alias); ok {
+		wrapped, _ = a.WithChildren(wrapped)
+	}
+	return wrapped
 }
 
 // definitions maps the ids of the columns defined in n's own query
