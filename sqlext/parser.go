@@ -30,6 +30,9 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 	if !ok {
 		return
 	}
+	if s, ok := sctx.Session.(*Session); ok {
+		_, s.explaining = st.(*ast.Explain)
+	}
 	bindRenameDatabase(sctx, st)
 	if ins, ok := st.(*ast.Insert); ok {
 		sp.p.defaultGeneratedValues(sctx, ins)

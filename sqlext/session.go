@@ -31,6 +31,9 @@ type Session struct {
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
 	warnings []*sql.Warning
+	// explaining is set while the statement being planned is an EXPLAIN
+	// (see setOpMax1RowRule).
+	explaining bool
 	// temps maps the temporary tables the session created, by database and
 	// name as it names them (lower case), to their hidden names
 	// (temptables.go).

@@ -12,11 +12,19 @@ import (
 // unique-key point lookup, without looking for a UNION, INTERSECT or
 // EXCEPT above it, and the handler then fails a `SELECT ... WHERE pk = 1
 // UNION ALL SELECT ... WHERE pk = 2` with "result max1Row iterator
-// returned more than one row". A set operation clears the mark.
+// returned more than one row". A set operation clears the mark, and so
+// does EXPLAIN, which answers a line of the plan a row (EXPLAIN
+// FORMAT=TREE SELECT COUNT(*) FROM t failed the same way). The engine
+// plans an EXPLAIN's query on its own, so the rule does not see the
+// EXPLAIN: the parser marks the session (statementParser.adjust).
 const setOpMax1RowRule analyzer.RuleId = 9990
 
-func clearMax1RowUnderSetOp(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func clearMax1RowUnderSetOp(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.IsSet(sql.QFlagMax1Row) {
+		return n, transform.SameTree, nil
+	}
+	if s, ok := ctx.Session.(*Session); ok && s.explaining {
+		qFlags.Unset(sql.QFlagMax1Row)
 		return n, transform.SameTree, nil
 	}
 	if transform.InspectUp(n, func(n sql.Node) bool {

@@ -30,3 +30,25 @@ func TestUnionOfPointLookups(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainOfOneRowQueries: EXPLAIN answers its plan, a line a row, for
+// a query the engine marks as returning at most one row (an aggregate
+// without GROUP BY, a primary-key point lookup); it failed with "result
+// max1Row iterator returned more than one row".
+func TestExplainOfOneRowQueries(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE ex", "CREATE TABLE ex.t (id INT PRIMARY KEY, v INT)", "INSERT INTO ex.t VALUES (1, 2), (3, 4)")
+	for _, q := range []string{
+		"EXPLAIN FORMAT=TREE SELECT COUNT(*) FROM ex.t",
+		"EXPLAIN PLAN SELECT SUM(v) FROM ex.t WHERE id > 1",
+		"EXPLAIN ANALYZE SELECT COUNT(*) FROM ex.t",
+		"EXPLAIN FORMAT=TREE SELECT v FROM ex.t WHERE id = 1",
+	} {
+		if rows := queryStrings(t, db, q); len(rows) < 2 {
+			t.Errorf("%s: %v", q, rows)
+		}
+	}
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM ex.t")); got != "2" {
+		t.Errorf("COUNT(*) = %s", got)
+	}
+}
