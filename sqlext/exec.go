@@ -38,6 +38,8 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 		return showColumns(ctx, n, row)
 	case *plan.ShowIndexes:
 		return showIndexes(ctx, n, row)
+	case *plan.DescribeQuery:
+		return explain(ctx, n)
 	}
 	return nil, nil
 }
