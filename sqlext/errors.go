@@ -255,7 +255,7 @@ func (h *errorHandler) finish(c *mysql.Conn) {
 		s := h.prov.session(c.ConnectionID)
 		s.afterPlanning(false)
 		if s != nil {
-			s.crossDBRename = false
+			s.crossDBRename, s.renames = false, nil
 		}
 	}
 }

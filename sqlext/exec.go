@@ -25,9 +25,7 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 			return nil, err
 		}
 	case *plan.RenameTable:
-		if err := refuseCrossDatabaseRename(ctx); err != nil {
-			return nil, err
-		}
+		return renameAcrossDatabases(ctx)
 	case *plan.ShowCreateTable:
 		if !n.IsView {
 			return showCreateTable(ctx, n)

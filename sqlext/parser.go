@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -128,10 +127,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 // qualifiers, so RENAME TABLE d.a TO d.b failed with "no database selected"
 // without a current database and looked for a in the current one when
 // there was one. The parser lends the named database for the statement
-// (lendDatabase). A rename from one database to another is refused when
-// it runs (refuseCrossDatabaseRename), as storage renames a table only
-// within its database: an error from the parser would reach the client as
-// a syntax error, or not at all.
+// (lendDatabase). A rename from one database to another is carried out
+// when it runs (renameAcrossDatabases): the engine hands it to one
+// database with bare names.
 //
 // An INSERT ... VALUES without a column list into a table with generated
 // columns gives a value for each of them, which the engine refuses, as
@@ -205,16 +203,6 @@ const erGeneratedValueIgnored = 1906
 // erNotSupportedYet is MySQL's ER_NOT_SUPPORTED_YET.
 const erNotSupportedYet = 1235
 
-// refuseCrossDatabaseRename fails a rename whose tables the parser found
-// in more than one database.
-func refuseCrossDatabaseRename(ctx *sql.Context) error {
-	if s, ok := ctx.Session.(*Session); ok && s.crossDBRename {
-		s.crossDBRename = false
-		return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of sqlearn doesn't yet support 'RENAME TABLE from one database to another'")
-	}
-	return nil
-}
-
 // bindRenameDatabase lends a rename the database its tables are in (the
 // first one's, when they are in several); a name without a qualifier is
 // in the current database. Other statements are left alone.
@@ -223,21 +211,33 @@ func bindRenameDatabase(ctx *sql.Context, st ast.Statement) {
 	if !ok {
 		return
 	}
-	s.crossDBRename = false
-	var names ast.TableNames
+	s.crossDBRename, s.renames = false, nil
+	var names, from, to ast.TableNames
 	switch st := st.(type) {
 	case *ast.DDL:
 		if st.Action == ast.RenameStr {
-			names = append(append(names, st.FromTables...), st.ToTables...)
+			from, to = st.FromTables, st.ToTables
 		}
 	case *ast.AlterTable:
 		for _, d := range st.Statements {
 			if d.Action == ast.RenameStr {
-				names = append(append(names, d.FromTables...), d.ToTables...)
+				from, to = append(from, d.FromTables...), append(to, d.ToTables...)
 			}
 		}
 	}
+	names = append(append(names, from...), to...)
 	current := ctx.GetCurrentDatabase()
+	qualified := func(n ast.TableName) [2]string {
+		if d := n.DbQualifier.String(); d != "" {
+			return [2]string{d, n.Name.String()}
+		}
+		return [2]string{current, n.Name.String()}
+	}
+	for i := range from {
+		if i < len(to) {
+			s.renames = append(s.renames, [2][2]string{qualified(from[i]), qualified(to[i])})
+		}
+	}
 	db := ""
 	for _, n := range names {
 		d := n.DbQualifier.String()

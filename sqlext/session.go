@@ -27,6 +27,9 @@ type Session struct {
 	// crossDBRename marks a parsed RENAME TABLE whose tables are in more
 	// than one database, refused when it runs (see statementParser).
 	crossDBRename bool
+	// renames are that rename's tables, from and to, each as database and
+	// name (see renameAcrossDatabases).
+	renames [][2][2]string
 	// warnings are the statement's warnings from before it was bound,
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
