@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -36,7 +37,16 @@ func (x *index) IndexType() string {
 func (x *index) IsGenerated() bool                          { return false }
 func (x *index) CanSupport(*sql.Context, ...sql.Range) bool { return true }
 func (x *index) CanSupportOrderBy(sql.Expression) bool      { return false }
-func (x *index) PrefixLengths() []uint16                    { return nil }
+
+// An index reads its rows in ascending key order, and only that way. The
+// engine takes an index that does not say so for one it can read
+// backwards, and answered ORDER BY k DESC, and MAX(k), with the rows of a
+// lookup in ascending order (MAX(id) was the smallest id).
+var _ sql.OrderedIndex = (*index)(nil)
+
+func (x *index) Order() sql.IndexOrder   { return sql.IndexOrderAsc }
+func (x *index) Reversible() bool        { return false }
+func (x *index) PrefixLengths() []uint16 { return nil }
 
 func (x *index) Expressions() []string {
 	out := make([]string, len(x.cols))
@@ -122,9 +132,35 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 		}
 	}
 	if tt != nil {
-		rows = append(rows, t.overlayRows(tt)...)
+		if overlay := t.overlayRows(tt); len(overlay) > 0 {
+			// The transaction's own rows go in key order with the
+			// rest: the engine drops an ORDER BY the index gives.
+			rows = append(rows, overlay...)
+			t.sortByIndex(ctx, x, rows)
+		}
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// sortByIndex puts rows in the order of the index's columns, NULL first.
+func (t *Table) sortByIndex(ctx *sql.Context, x *index, rows []sql.Row) {
+	slices.SortStableFunc(rows, func(a, b sql.Row) int {
+		for _, c := range x.cols {
+			av, bv := a[c], b[c]
+			switch {
+			case av == nil && bv == nil:
+				continue
+			case av == nil:
+				return -1
+			case bv == nil:
+				return 1
+			}
+			if n, err := t.sch.Schema[c].Type.Compare(ctx, av, bv); err == nil && n != 0 {
+				return n
+			}
+		}
+		return 0
+	})
 }
 
 func (t *Table) fullScan(ctx *sql.Context) (sql.RowIter, error) {
