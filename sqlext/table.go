@@ -169,14 +169,12 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 		return nil, err
 	}
 	if len(t.info.Schema.PK) > 0 && txFrom(ctx).table(t.info.DB, t.info.Name) == nil {
-		if info, err := t.p.store.Table(t.info.DB, t.info.Name); err == nil && info.Rows <= OrderedScanRows {
-			c, ok, err := t.p.store.ScanKeyOrder(t.info.DB, t.info.Name)
-			if err != nil {
-				return nil, translateStorage(err)
-			}
-			if ok {
-				return sql.PartitionsToPartitionIter(orderedPartition{c: c}), nil
-			}
+		c, ok, err := t.p.store.ScanKeyOrder(t.info.DB, t.info.Name, OrderedScanRows)
+		if err != nil {
+			return nil, translateStorage(err)
+		}
+		if ok {
+			return sql.PartitionsToPartitionIter(orderedPartition{c: c}), nil
 		}
 	}
 	cursors, err := t.p.store.ScanTable(t.info.DB, t.info.Name)

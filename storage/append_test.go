@@ -264,7 +264,10 @@ func TestScanKeyOrder(t *testing.T) {
 	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "fast", Batch: recordOf(rows[:len(rows)/2])})
 	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: rows[len(rows)/2:]})
 	mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: []string{EncodeKey([]any{int64(5)})}})
-	c, ok, err := s.ScanKeyOrder("d", "fast")
+	if _, ok, err := s.ScanKeyOrder("d", "fast", int(n-2)); ok || err != nil {
+		t.Fatalf("a table over maxRows: %v %v", ok, err)
+	}
+	c, ok, err := s.ScanKeyOrder("d", "fast", int(n))
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
@@ -288,7 +291,7 @@ func TestScanKeyOrder(t *testing.T) {
 	if want != n+1 {
 		t.Fatalf("read up to %d, want %d", want-1, n)
 	}
-	if _, ok, err := s.ScanKeyOrder("d", "keyless"); ok || err != nil {
+	if _, ok, err := s.ScanKeyOrder("d", "keyless", 100); ok || err != nil {
 		t.Fatalf("keyless table: %v %v", ok, err)
 	}
 }

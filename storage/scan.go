@@ -121,13 +121,13 @@ type keyPlace struct {
 	r Row
 }
 
-// ScanKeyOrder opens a KeyCursor over a table with a primary key; ok is
-// false for a table without one.
-func (s *Store) ScanKeyOrder(db, table string) (c *KeyCursor, ok bool, err error) {
+// ScanKeyOrder opens a KeyCursor over a table with a primary key and at
+// most maxRows rows; ok is false for any other table.
+func (s *Store) ScanKeyOrder(db, table string, maxRows int) (c *KeyCursor, ok bool, err error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, err := s.table(db, table)
-	if err != nil || t.primary == nil {
+	if err != nil || t.primary == nil || len(t.locs) > maxRows {
 		return nil, false, err
 	}
 	c = &KeyCursor{at: make([]keyPlace, 0, len(t.locs))}
