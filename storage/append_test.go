@@ -33,7 +33,7 @@ func contents(t *testing.T, s *Store, table string) map[string]string {
 // appendTables creates the same three tables in a store: one whose appends
 // take the columnar path (integer key, plain secondary index), one that
 // falls back to rows (a unique secondary index), and one without a key.
-func appendTables(t *testing.T) *Store {
+func appendTables(t testing.TB) *Store {
 	s := newTestStore(t) // d.t: unique index on score, the row path
 	mustApply(t, s, Op{Kind: OpCreateTable, DB: "d", Table: "fast", Schema: testSchema(),
 		Indexes: []*IndexDef{{Name: "by_name", Columns: []string{"name"}}}})

@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-func mustApply(t *testing.T, s *Store, ops ...Op) {
+func mustApply(t testing.TB, s *Store, ops ...Op) {
 	t.Helper()
 	if err := s.Apply(0, &Command{Ops: ops}); err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func testSchema() *Schema {
 	}, PK: []int{0}}
 }
 
-func newTestStore(t *testing.T) *Store {
+func newTestStore(t testing.TB) *Store {
 	s := New(Options{})
 	mustApply(t, s, Op{Kind: OpCreateDatabase, DB: "d"})
 	mustApply(t, s, Op{Kind: OpCreateTable, DB: "d", Table: "t", Schema: testSchema(),
