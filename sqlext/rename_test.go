@@ -54,7 +54,9 @@ func TestRenameAcrossDatabases(t *testing.T) {
 		"CREATE TABLE s1.p (id INT PRIMARY KEY)",
 		"CREATE TABLE s1.c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES s1.p (id))",
 		"CREATE TABLE s1.trig (id INT PRIMARY KEY)",
-		"CREATE TRIGGER s1.tr BEFORE INSERT ON s1.trig FOR EACH ROW SET NEW.id = NEW.id")
+		"CREATE TRIGGER s1.tr BEFORE INSERT ON s1.trig FOR EACH ROW SET NEW.id = NEW.id",
+		// A table the trigger's text names but is not on moves.
+		"CREATE TABLE s1.each (id INT PRIMARY KEY)", "RENAME TABLE s1.each TO s2.each", "RENAME TABLE s2.each TO s1.each")
 	for _, q := range []string{"RENAME TABLE s1.p TO s2.p", "RENAME TABLE s1.c TO s2.c", "RENAME TABLE s1.trig TO s2.trig"} {
 		_, err := db.Exec(q)
 		wantMySQLError(t, err, 1235, "42000")
@@ -66,7 +68,7 @@ func TestRenameAcrossDatabases(t *testing.T) {
 	_, err = db.Exec("RENAME TABLE s1.x TO nowhere.x")
 	wantMySQLError(t, err, 1049, "42000")
 	answers := map[string]string{
-		"SELECT table_schema, table_name FROM information_schema.TABLES WHERE table_schema IN ('s1', 's2') ORDER BY 1, 2": "s1,c;s1,p;s1,taken;s1,trig;s1,x;s2,taken",
+		"SELECT table_schema, table_name FROM information_schema.TABLES WHERE table_schema IN ('s1', 's2') ORDER BY 1, 2": "s1,c;s1,each;s1,p;s1,taken;s1,trig;s1,x;s2,taken",
 		"SELECT id, v FROM s1.taken WHERE v = 'b'": "2,b",
 	}
 	wantAnswers(t, db, "after the renames", answers)

@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -80,8 +81,10 @@ func renameAcrossDatabases(ctx *sql.Context) (sql.RowIter, error) {
 			return nil, err
 		}
 		for _, tr := range triggers {
-			if strings.Contains(strings.ToLower(tr.CreateStatement), strings.ToLower(info.Name)) {
-				return nil, refuseRename("of a table that may have triggers")
+			st, err := ast.Parse(tr.CreateStatement)
+			ddl, ok := st.(*ast.DDL)
+			if err != nil || !ok || strings.EqualFold(ddl.Table.Name.String(), info.Name) {
+				return nil, refuseRename("of a table with triggers")
 			}
 		}
 		if p.mysqlDB != nil && p.mysqlDB.Enabled() {
