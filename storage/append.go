@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -361,9 +362,10 @@ func rowAt(cols []arrow.Array, i int) Row {
 // partition: only the columns the indexes and counters need are boxed.
 func (t *Table) registerAt(cols []arrow.Array, i int, id string) {
 	if t.primary == nil {
-		r := rowAt(cols, i)
-		ck := EncodeKey(r)
-		t.content[ck] = append(t.content[ck], id)
+		if t.content != nil {
+			ck := EncodeKey(rowAt(cols, i))
+			t.content[ck] = append(t.content[ck], id)
+		}
 	} else if t.primary.ints != nil {
 		t.primary.insertInt(cols[t.primary.cols[0]].(*array.Int64).Value(i), id)
 	} else {
@@ -388,19 +390,43 @@ func valsAt(cols []arrow.Array, ords []int, i int) []any {
 	return vals
 }
 
-// encodeRecord writes a batch as an Arrow IPC stream (schema, then the one
-// batch).
-func encodeRecord(rec arrow.RecordBatch) []byte {
-	var buf bytes.Buffer
-	buf.Grow(recordBytes(rec))
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
+// record appends a batch as a length and an Arrow IPC stream (schema, then
+// the one batch). The stream is measured first, which copies nothing, so
+// that it can then be written straight into the command after its length:
+// written to a buffer of its own, the batch was copied twice more.
+func (e *encoder) record(rec arrow.RecordBatch) {
+	var n countingWriter
+	writeRecord(&n, rec)
+	e.uvarint(uint64(n))
+	start := len(e.buf)
+	writeRecord((*appendingWriter)(e), rec)
+	if len(e.buf)-start != int(n) {
+		panic(fmt.Sprintf("storage: encode batch: measured %d bytes, wrote %d", n, len(e.buf)-start))
+	}
+}
+
+func writeRecord(w io.Writer, rec arrow.RecordBatch) {
+	iw := ipc.NewWriter(w, ipc.WithSchema(rec.Schema()))
+	if err := iw.Write(rec); err != nil {
 		panic(fmt.Sprintf("storage: encode batch: %v", err))
 	}
-	if err := w.Close(); err != nil {
+	if err := iw.Close(); err != nil {
 		panic(fmt.Sprintf("storage: encode batch: %v", err))
 	}
-	return buf.Bytes()
+}
+
+type countingWriter int
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
+}
+
+type appendingWriter encoder
+
+func (a *appendingWriter) Write(p []byte) (int, error) {
+	a.buf = append(a.buf, p...)
+	return len(p), nil
 }
 
 // recordBytes bounds the size of a batch's IPC stream from above: its

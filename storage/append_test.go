@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -319,4 +320,62 @@ func TestCheck(t *testing.T) {
 	if err := s.Check("d", "nope"); !errors.Is(err, ErrTableNotFound) {
 		t.Fatalf("a missing table: %v", err)
 	}
+}
+
+// The content index of a keyless table is built on its first lookup, so
+// it must then agree with rows added before (by append and by insert) and
+// follow every later change.
+func TestKeylessContentIndexBuiltOnFirstLookup(t *testing.T) {
+	s := appendTables(t)
+	rows := testRows(1, 3)
+	twice := append(append([]Row(nil), rows...), rows[1]) // rows[1] stored twice
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "keyless", Batch: recordOf(twice), RowIDs: []uint64{1, 2, 3, 4}})
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "keyless", Rows: []Row{rows[1]}, RowIDs: []uint64{7}})
+	lookup := func(r Row) []uint64 {
+		t.Helper()
+		ids, err := s.IdentitiesByContent("d", "keyless", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []uint64
+		for _, id := range ids {
+			out = append(out, keylessRowID(id))
+		}
+		return out
+	}
+	if got := lookup(rows[1]); !slices.Equal(got, []uint64{2, 4, 7}) {
+		t.Fatalf("row stored three times: row ids %v, want [2 4 7] (in the order added)", got)
+	}
+	if got := lookup(rows[0]); !slices.Equal(got, []uint64{1}) {
+		t.Fatalf("row stored once: row ids %v, want [1]", got)
+	}
+	// Once built, the index follows deletes and appends.
+	mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "keyless", Keys: []string{KeylessIdentity(4)}})
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "keyless", Batch: recordOf([]Row{rows[0]}), RowIDs: []uint64{9}})
+	if got := lookup(rows[1]); !slices.Equal(got, []uint64{2, 7}) {
+		t.Fatalf("after deleting row id 4: %v, want [2 7]", got)
+	}
+	if got := lookup(rows[0]); !slices.Equal(got, []uint64{1, 9}) {
+		t.Fatalf("after appending row id 9: %v, want [1 9]", got)
+	}
+	if got := lookup(testRows(50, 50)[0]); len(got) != 0 {
+		t.Fatalf("a row never stored: %v", got)
+	}
+	// A table that was never looked up by content does not hold the index.
+	mustApply(t, s, Op{Kind: OpCreateTable, DB: "d", Table: "other", Schema: s.mustTable(t, "d", "keyless").schema})
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "other", Batch: recordOf(rows), RowIDs: []uint64{1, 2, 3}})
+	if s.mustTable(t, "d", "other").content != nil {
+		t.Fatal("appends built the content index of a table nobody looked up by content")
+	}
+}
+
+func (s *Store) mustTable(t *testing.T, db, name string) *Table {
+	t.Helper()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	tb, err := s.table(db, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }

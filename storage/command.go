@@ -146,7 +146,7 @@ func EncodeCommand(c *Command) []byte {
 				e.uvarint(id)
 			}
 		case OpAppend:
-			e.bytes(encodeRecord(op.Batch))
+			e.record(op.Batch)
 			e.uvarint(uint64(len(op.RowIDs)))
 			for _, id := range op.RowIDs {
 				e.uvarint(id)

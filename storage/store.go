@@ -209,13 +209,30 @@ func (s *Store) Identity(db, table string, r Row) (string, error) {
 // IdentitiesByContent lists the identities of the stored rows equal to r in
 // a keyless table.
 func (s *Store) IdentitiesByContent(db, table string, r Row) ([]string, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	t, err := s.table(db, table)
-	if err != nil {
-		return nil, err
+	for {
+		s.mu.RLock()
+		t, err := s.table(db, table)
+		if err != nil {
+			s.mu.RUnlock()
+			return nil, err
+		}
+		if t.primary != nil || t.content != nil {
+			ids := append([]string(nil), t.content[EncodeKey(r)]...)
+			s.mu.RUnlock()
+			return ids, nil
+		}
+		s.mu.RUnlock()
+		// The first lookup builds the index, under the write lock; a
+		// schema change in between can reset it, hence the loop.
+		s.mu.Lock()
+		if t, err = s.table(db, table); err == nil {
+			t.contentIndex()
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
 	}
-	return append([]string(nil), t.content[EncodeKey(r)]...), nil
 }
 
 // KeylessIdentity is the identity a keyless row gets from its row id.

@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -73,8 +74,13 @@ type Table struct {
 	// not so.
 	exactKey bool
 	indexes  []*index
-	content  map[string][]string // keyless tables: content key -> identities
-	nrows    int
+	// content maps a keyless table's rows, by their encoded content, to
+	// their identities. Only a statement that finds keyless rows by
+	// content needs it, so it is built on that first use (contentIndex)
+	// and kept from then on; until then appends skip encoding every row a
+	// second time and holding that copy.
+	content map[string][]string
+	nrows   int
 	// autoInc is the next auto-increment value (0 when the table has none);
 	// nextRowID numbers keyless rows. Both only move forward.
 	autoInc   uint64
@@ -120,8 +126,6 @@ func (t *Table) reset(s *Schema, cf CompareFactory) {
 				t.exactKey = false
 			}
 		}
-	} else {
-		t.content = make(map[string][]string)
 	}
 	old := t.indexes
 	t.indexes = nil
@@ -165,6 +169,26 @@ func (t *Table) identity(r Row, rowID uint64) string {
 		return string(b[:1+n])
 	}
 	return EncodeKey(t.primary.key(r))
+}
+
+// contentIndex builds the content index of a keyless table if it is not
+// built yet. Identities of equal rows are listed in the order the rows
+// were added, as they would have been had the index been kept all along.
+func (t *Table) contentIndex() {
+	if t.primary != nil || t.content != nil {
+		return
+	}
+	m := make(map[string][]string, t.nrows)
+	for id, l := range t.locs {
+		ck := EncodeKey(t.rowAt(l))
+		m[ck] = append(m[ck], id)
+	}
+	for _, ids := range m {
+		if len(ids) > 1 {
+			sort.Slice(ids, func(a, b int) bool { return keylessRowID(ids[a]) < keylessRowID(ids[b]) })
+		}
+	}
+	t.content = m
 }
 
 func (t *Table) rowAt(l loc) Row {
@@ -244,7 +268,7 @@ func (t *Table) insert(r Row, id string) {
 func (t *Table) register(r Row, id string) {
 	if t.primary != nil {
 		t.primary.insert(r, id)
-	} else {
+	} else if t.content != nil {
 		ck := EncodeKey(r)
 		t.content[ck] = append(t.content[ck], id)
 	}
@@ -303,7 +327,7 @@ func (t *Table) delete(id string) bool {
 	delete(t.locs, id)
 	if t.primary != nil {
 		t.primary.remove(r, id)
-	} else {
+	} else if t.content != nil {
 		ck := EncodeKey(r)
 		ids := t.content[ck]
 		for i, x := range ids {

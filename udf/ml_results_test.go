@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/sqlearn/sqlearn/ml"
@@ -93,5 +94,40 @@ func TestResultsJSONMatchesMarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(pr, n)
+		checkColumn(t, pr)
+		// A probability JSON cannot write leaves that row's document NULL.
+		pr.Proba[len(pr.Classes)*7] = math.NaN()
+		checkColumn(t, pr)
+	}
+	vals[0] = math.NaN()
+	checkColumn(t, &ml.Predictions{Task: ml.Regression, Values: vals})
+}
+
+// checkColumn holds the ml_results column built for a whole batch to the
+// documents built row by row, NULL where JSON has no value.
+func checkColumn(t *testing.T, pr *ml.Predictions) {
+	t.Helper()
+	col := (&predictColumns{}).results(pr).(*array.LargeString)
+	defer col.Release()
+	enc := newResultsEncoder(pr)
+	if col.Len() != len(pr.Values) {
+		t.Fatalf("%d documents for %d rows", col.Len(), len(pr.Values))
+	}
+	nulls := 0
+	for i := range pr.Values {
+		want := resultsJSON(pr, i, enc)
+		if want == nil {
+			nulls++
+			if !col.IsNull(i) {
+				t.Errorf("row %d: %q where JSON has no value", i, col.Value(i))
+			}
+			continue
+		}
+		if col.IsNull(i) || sqlext.ValidJSON([]byte(col.Value(i))) != want {
+			t.Errorf("row %d: column holds %q (null %v), want %v", i, col.Value(i), col.IsNull(i), want)
+		}
+	}
+	if col.NullN() != nulls {
+		t.Errorf("column counts %d nulls, rows have %d", col.NullN(), nulls)
 	}
 }

@@ -265,7 +265,12 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 	if err != nil {
 		return err
 	}
-	defer stop()
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
 	cpu0 := processCPU()
 	for r := 0; r < repeats; r++ {
 		out := fmt.Sprintf("b.synth_pred%d", r)
@@ -280,6 +285,9 @@ func predictThroughput(db *sql.DB, repeats, n int) error {
 		pred, write = append(pred, ps), append(write, ws)
 	}
 	cpuPerCall := (processCPU() - cpu0) / float64(repeats)
+	// The profiles cover the calls only, not the comparison below.
+	stop()
+	stopped = true
 	opts := ml.Options{Algorithm: ml.LinearRegression}
 	if logistic {
 		opts = ml.Options{Algorithm: ml.LogisticRegression, Task: ml.Classification}
