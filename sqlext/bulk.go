@@ -3,6 +3,7 @@ package sqlext
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"time"
@@ -266,54 +267,147 @@ func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOpt
 	if err != nil {
 		return 0, err
 	}
-	want := storage.ArrowSchema(info.Schema)
-	checks := make([]func(a arrow.Array) error, len(t.sch.Schema))
-	for i, c := range t.sch.Schema {
-		checks[i] = columnCheck(ctx, c, i, t.codecs[i], opts)
-	}
+	cc := p.newColumnChecker(ctx, info, t, auto, opts, 0)
 	pipe := newPipeline(p, ctx, appendDepth)
-	var autoFloor uint64
 	err = batches(func(rec arrow.RecordBatch) error {
 		if rec.NumRows() == 0 {
 			return nil
 		}
-		if int(rec.NumCols()) != want.NumFields() {
-			return sql.ErrInsertIntoMismatchValueCount.New()
+		out, err := cc.check(rec)
+		if err != nil {
+			return err
 		}
-		cols := append([]arrow.Array(nil), rec.Columns()...)
-		var filled arrow.Array
-		for i, c := range t.sch.Schema {
-			if !arrow.TypeEqual(cols[i].DataType(), want.Field(i).Type) {
-				return fmt.Errorf("column %s: a batch of Arrow %v for storage's %v", c.Name, cols[i].DataType(), want.Field(i).Type)
-			}
-			if i == auto {
-				a, floor, err := p.fillAutoIncrement(ctx, info, info.Schema.Columns[i].Kind, cols[i], autoFloor)
-				if err != nil {
-					return err
-				}
-				autoFloor = floor
-				if a != cols[i] {
-					filled, cols[i] = a, a
-					defer filled.Release()
-				}
-			}
-			if err := checks[i](cols[i]); err != nil {
-				return err
-			}
-		}
-		out := array.NewRecordBatch(want, cols, rec.NumRows())
 		op := storage.Op{Kind: storage.OpAppend, DB: info.DB, Table: info.Name, Batch: out}
-		if t.keyless() {
-			ids, err := p.rowIDs(ctx, info, int(rec.NumRows()))
-			if err != nil {
-				out.Release()
-				return err
-			}
-			op.RowIDs = ids
+		if op.RowIDs, err = p.keylessIDs(ctx, info, t, out); err != nil {
+			out.Release()
+			return err
 		}
 		return pipe.submit(op, rec.NumRows(), out.Release)
 	})
 	return pipe.finish(err)
+}
+
+// ErrAppendFromUnsupported says BulkAppendFrom cannot write to a table;
+// nothing was written, and BulkAppend can.
+var ErrAppendFromUnsupported = errors.New("sqlext: the table cannot take rows copied by key")
+
+// BulkAppendFrom is BulkAppend for a table whose leading columns are those
+// of fromDB.fromTable, as CREATE TABLE ... LIKE makes them, with more
+// after them: each batch holds only the columns after them, and its keys
+// name the source rows (by storage identity, as Store.ScanIdentified gives
+// them) that make up the leading columns of its rows. The log carries the
+// keys, not the copied values (storage.OpAppendFrom); the copied values
+// passed the same column checks on their way into the source. A table
+// whose columns do not start with the source's exactly, or whose
+// AUTO_INCREMENT column is among them, is refused with
+// ErrAppendFromUnsupported before anything is written.
+func (p *Provider) BulkAppendFrom(ctx *sql.Context, db, table, fromDB, fromTable string, opts AppendOptions, batches func(emit func(keys []string, rec arrow.RecordBatch) error) error) (int64, error) {
+	info, t, auto, err := p.bulkTarget(ctx, db, table)
+	if err != nil {
+		return 0, err
+	}
+	src, err := p.store.Table(fromDB, fromTable)
+	if err != nil {
+		return 0, translateStorage(err)
+	}
+	n := len(src.Schema.Columns)
+	if len(info.Schema.Columns) <= n || auto >= 0 && auto < n {
+		return 0, ErrAppendFromUnsupported
+	}
+	for i, c := range src.Schema.Columns {
+		if d := info.Schema.Columns[i]; d.Kind != c.Kind || d.Meta != c.Meta || d.Nullable != c.Nullable {
+			return 0, ErrAppendFromUnsupported
+		}
+	}
+	cc := p.newColumnChecker(ctx, info, t, auto, opts, n)
+	pipe := newPipeline(p, ctx, appendDepth)
+	err = batches(func(keys []string, rec arrow.RecordBatch) error {
+		if rec.NumRows() == 0 {
+			return nil
+		}
+		if len(keys) != int(rec.NumRows()) {
+			return fmt.Errorf("sqlext: %d keys for %d rows", len(keys), rec.NumRows())
+		}
+		out, err := cc.check(rec)
+		if err != nil {
+			return err
+		}
+		op := storage.Op{Kind: storage.OpAppendFrom, DB: info.DB, Table: info.Name,
+			FromDB: src.DB, FromTable: src.Name, Keys: keys, Batch: out}
+		if op.RowIDs, err = p.keylessIDs(ctx, info, t, out); err != nil {
+			out.Release()
+			return err
+		}
+		return pipe.submit(op, rec.NumRows(), out.Release)
+	})
+	return pipe.finish(err)
+}
+
+// keylessIDs reserves the row ids of a batch bound for a keyless table.
+func (p *Provider) keylessIDs(ctx *sql.Context, info *storage.TableInfo, t *Table, rec arrow.RecordBatch) ([]uint64, error) {
+	if !t.keyless() {
+		return nil, nil
+	}
+	return p.rowIDs(ctx, info, int(rec.NumRows()))
+}
+
+// columnChecker checks the batches of a bulk append to the columns from
+// first on of a table, and fills its AUTO_INCREMENT column.
+type columnChecker struct {
+	p         *Provider
+	ctx       *sql.Context
+	info      *storage.TableInfo
+	t         *Table
+	auto      int
+	first     int
+	want      *arrow.Schema
+	checks    []func(a arrow.Array) error
+	autoFloor uint64
+}
+
+func (p *Provider) newColumnChecker(ctx *sql.Context, info *storage.TableInfo, t *Table, auto int, opts AppendOptions, first int) *columnChecker {
+	all := storage.ArrowSchema(info.Schema)
+	cc := &columnChecker{p: p, ctx: ctx, info: info, t: t, auto: auto, first: first,
+		want: arrow.NewSchema(all.Fields()[first:], nil)}
+	for i, c := range t.sch.Schema[first:] {
+		cc.checks = append(cc.checks, columnCheck(ctx, c, first+i, t.codecs[first+i], opts))
+	}
+	return cc
+}
+
+// check returns rec as a batch of the checked columns' layout, with
+// AUTO_INCREMENT values filled in; the caller releases it.
+func (cc *columnChecker) check(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if int(rec.NumCols()) != cc.want.NumFields() {
+		return nil, sql.ErrInsertIntoMismatchValueCount.New()
+	}
+	cols := append([]arrow.Array(nil), rec.Columns()...)
+	var filled arrow.Array
+	defer func() {
+		if filled != nil {
+			filled.Release()
+		}
+	}()
+	for j, c := range cc.t.sch.Schema[cc.first:] {
+		i := cc.first + j
+		if !arrow.TypeEqual(cols[j].DataType(), cc.want.Field(j).Type) {
+			return nil, fmt.Errorf("column %s: a batch of Arrow %v for storage's %v", c.Name, cols[j].DataType(), cc.want.Field(j).Type)
+		}
+		if i == cc.auto {
+			a, floor, err := cc.p.fillAutoIncrement(cc.ctx, cc.info, cc.info.Schema.Columns[i].Kind, cols[j], cc.autoFloor)
+			if err != nil {
+				return nil, err
+			}
+			cc.autoFloor = floor
+			if a != cols[j] {
+				filled, cols[j] = a, a
+			}
+		}
+		if err := cc.checks[j](cols[j]); err != nil {
+			return nil, err
+		}
+	}
+	return array.NewRecordBatch(cc.want, cols, rec.NumRows()), nil
 }
 
 // fillAutoIncrement gives the NULL and 0 values of an AUTO_INCREMENT column

@@ -39,12 +39,18 @@ func AppendValue(b array.Builder, v any) { appendColumn(b, []Row{{v}}, 0) }
 // must copy what it keeps (Retain is not enough for batches with deleted
 // rows, which are built for the call).
 func (s *Store) ScanRecords(ctx context.Context, db, table string, fn func(rec arrow.RecordBatch) error) error {
+	_, err := s.scanRecords(ctx, db, table, func(rec arrow.RecordBatch, _ []string) error { return fn(rec) })
+	return err
+}
+
+func (s *Store) scanRecords(ctx context.Context, db, table string, fn func(rec arrow.RecordBatch, ids []string) error) (uint64, error) {
 	s.mu.RLock()
 	t, err := s.table(db, table)
 	if err != nil {
 		s.mu.RUnlock()
-		return err
+		return 0, err
 	}
+	writes := s.writesLocked(db, table)
 	sch := t.asch
 	cursors := make([]*Cursor, partitionCount)
 	for i := range cursors {
@@ -59,14 +65,16 @@ func (s *Store) ScanRecords(ctx context.Context, db, table string, fn func(rec a
 	for _, c := range cursors {
 		for _, v := range c.batches {
 			if err := ctx.Err(); err != nil {
-				return err
+				return writes, err
 			}
-			rec := v.b.rec
+			rec, ids := v.b.rec, v.b.ids
 			if v.deleted != nil {
 				live := make([]int, 0, len(v.b.ids))
+				ids = make([]string, 0, len(v.b.ids))
 				for i := range v.b.ids {
 					if !isSet(v.deleted, i) {
 						live = append(live, i)
+						ids = append(ids, v.b.ids[i])
 					}
 				}
 				if len(live) == 0 {
@@ -74,24 +82,24 @@ func (s *Store) ScanRecords(ctx context.Context, db, table string, fn func(rec a
 				}
 				rec = takeRecord(sch, v.b.cols, live)
 			}
-			err := fn(rec)
+			err := fn(rec, ids)
 			if v.deleted != nil {
 				rec.Release()
 			}
 			if err != nil {
-				return err
+				return writes, err
 			}
 		}
 		if len(c.tail) > 0 {
 			rec := buildRecord(memory.DefaultAllocator, sch, c.tail)
-			err := fn(rec)
+			err := fn(rec, c.ids)
 			rec.Release()
 			if err != nil {
-				return err
+				return writes, err
 			}
 		}
 	}
-	return nil
+	return writes, nil
 }
 
 // takeRecord copies the rows at idx of a batch's columns into a new batch.

@@ -16,8 +16,9 @@ func (s *Store) Apply(index uint64, c *Command) error {
 	}
 	ddl := false
 	for i := range c.Ops {
+		s.countWrites(&c.Ops[i])
 		switch c.Ops[i].Kind {
-		case OpInsert, OpAppend, OpDelete, OpSetAutoInc:
+		case OpInsert, OpAppend, OpAppendFrom, OpDelete, OpSetAutoInc:
 		default:
 			ddl = true
 		}
@@ -77,6 +78,8 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 			return fmt.Errorf("%w: append to %s without a batch", ErrBadValue, t.name)
 		}
 		return t.appendRecord(op.Batch, op.RowIDs, u)
+	case OpAppendFrom:
+		return s.appendFrom(t, op, u)
 	case OpDelete:
 		for i, id := range op.Keys {
 			l, ok := t.locs[id]

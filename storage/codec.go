@@ -148,6 +148,36 @@ func (d *decoder) raw(n int) []byte {
 	return b
 }
 
+// strings reads a count and that many strings, all cut from one
+// allocation (an append names each of its rows by key).
+func (d *decoder) strings() []string {
+	m := d.count(1)
+	if d.err != nil || m == 0 {
+		return nil
+	}
+	region := d.buf
+	ends := make([]int, m)
+	for j := range ends {
+		n := d.uvarint()
+		if d.err != nil || n > uint64(len(d.buf)) {
+			d.fail("truncated string")
+			return nil
+		}
+		d.raw(int(n))
+		ends[j] = len(region) - len(d.buf)
+	}
+	all := string(region[:ends[m-1]])
+	out := make([]string, m)
+	start := 0
+	for j, end := range ends {
+		// Past the string's length prefix.
+		_, k := binary.Uvarint(region[start:end])
+		out[j] = all[start+k : end]
+		start = end
+	}
+	return out
+}
+
 func (d *decoder) bytes() []byte {
 	b := d.view()
 	if d.err != nil {

@@ -35,6 +35,10 @@ const (
 	// dropped. OpDropColumn refuses a column an index uses; it keeps that
 	// meaning for the commands logged before this op existed.
 	OpDropIndexedColumn
+	// OpAppendFrom appends rows made of the stored rows of FromDB.FromTable
+	// that Keys name, in order, followed by Batch's columns (RowIDs for a
+	// keyless table, as with OpAppend); see appendFrom.
+	OpAppendFrom
 )
 
 // Op is one change. Fields not used by its Kind are zero.
@@ -56,6 +60,8 @@ type Op struct {
 	AutoInc  uint64
 	Blob     []byte
 	Batch    arrow.RecordBatch
+	// FromDB and FromTable name the source of an OpAppendFrom.
+	FromDB, FromTable string
 }
 
 // Command is the unit of replication: a transaction's changes, applied
@@ -66,11 +72,11 @@ type Command struct {
 
 // commandVersion is the first byte of an encoded command. It only moves
 // forward; decoders reject versions they do not know. Version 2 added
-// OpAppend, version 3 OpDropIndexedColumn. A command is written with the
+// OpAppend, version 3 OpDropIndexedColumn, version 4 OpAppendFrom. A command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 3
+	commandVersion       = 4
 	commandVersionBefore = 1
 )
 
@@ -81,6 +87,8 @@ func opVersion(k OpKind) byte {
 		return 2
 	case OpDropIndexedColumn:
 		return 3
+	case OpAppendFrom:
+		return 4
 	}
 	return commandVersionBefore
 }
@@ -91,8 +99,14 @@ func EncodeCommand(c *Command) []byte {
 	version := byte(commandVersionBefore)
 	for i := range c.Ops {
 		version = max(version, opVersion(c.Ops[i].Kind))
-		if c.Ops[i].Kind == OpAppend {
-			size += recordBytes(c.Ops[i].Batch) + 16*len(c.Ops[i].RowIDs)
+		switch op := &c.Ops[i]; op.Kind {
+		case OpAppend:
+			size += recordBytes(op.Batch) + 16*len(op.RowIDs)
+		case OpAppendFrom:
+			size += recordBytes(op.Batch) + 16*len(op.RowIDs) + len(op.FromDB) + len(op.FromTable) + 20
+			for _, k := range op.Keys {
+				size += len(k) + 2
+			}
 		}
 	}
 	e := encoder{buf: make([]byte, 0, size)}
@@ -145,6 +159,14 @@ func EncodeCommand(c *Command) []byte {
 			for _, id := range op.RowIDs {
 				e.uvarint(id)
 			}
+		case OpAppendFrom:
+			e.string(op.FromDB)
+			e.string(op.FromTable)
+			e.uvarint(uint64(len(op.Keys)))
+			for _, k := range op.Keys {
+				e.string(k)
+			}
+			fallthrough
 		case OpAppend:
 			e.record(op.Batch)
 			e.uvarint(uint64(len(op.RowIDs)))
@@ -239,6 +261,11 @@ func DecodeCommand(b []byte) (*Command, error) {
 			for j := 0; j < m && d.err == nil; j++ {
 				op.RowIDs = append(op.RowIDs, d.uvarint())
 			}
+		case OpAppendFrom:
+			op.FromDB = d.string()
+			op.FromTable = d.string()
+			op.Keys = d.strings()
+			fallthrough
 		case OpAppend:
 			raw := d.view()
 			if d.err == nil {

@@ -65,7 +65,7 @@ func TestDropIndexedColumn(t *testing.T) {
 	if _, err := DecodeCommand(append([]byte{2}, b[1:]...)); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("in a version 2 command: %v", err)
 	}
-	if _, err := DecodeCommand(append([]byte{4}, b[1:]...)); !errors.Is(err, ErrFormatVersion) {
-		t.Fatalf("version 4: %v", err)
+	if _, err := DecodeCommand(append([]byte{commandVersion + 1}, b[1:]...)); !errors.Is(err, ErrFormatVersion) {
+		t.Fatalf("a version after the newest: %v", err)
 	}
 }

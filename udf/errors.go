@@ -21,6 +21,9 @@ var (
 	ErrNotVector     = errors.New("udf: not a vector")
 	ErrNullValue     = errors.New("udf: NULL value")
 	ErrImport        = errors.New("udf: file import refused")
+	// ErrConflict is a write by another session that the call ran into;
+	// calling again can succeed, so it takes MySQL's retryable code.
+	ErrConflict = errors.New("udf: conflicting write")
 )
 
 // MySQL codes used for our errors. ER_WRONG_ARGUMENTS is what MySQL's own
@@ -49,6 +52,8 @@ func sqlError(fn string, err error) error {
 	switch {
 	case errors.Is(err, ErrArgumentCount):
 		return mysql.NewSQLError(codeParamCount, "42000", "%s", msg)
+	case errors.Is(err, ErrConflict):
+		return mysql.NewSQLError(mysql.ERLockDeadlock, "40001", "%s", msg)
 	case errors.Is(err, ErrImport):
 		return mysql.NewSQLError(codeFileAccess, "HY000", "%s", msg)
 	case errors.Is(err, matrix.ErrTooLarge):

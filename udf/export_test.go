@@ -13,3 +13,10 @@ func FastScans() int64 { return fastScans.Load() }
 func JobDevice(view *gpu.Dispatcher, algorithm, solver string, rows, width int) string {
 	return jobDevice(ml.Options{Algorithm: ml.Algorithm(algorithm), Solver: solver, Devices: view}, rows, width)
 }
+
+// AfterPredictScan makes f run once ML_PREDICT_TABLE has read its input by
+// key, until the test ends.
+func AfterPredictScan(t interface{ Cleanup(func()) }, f func()) {
+	afterPredictScan = f
+	t.Cleanup(func() { afterPredictScan = nil })
+}

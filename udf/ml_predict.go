@@ -334,21 +334,54 @@ func (w *predictWriter) run() (int64, error) {
 	for k, c := range w.cols {
 		readers[k] = valueReader(c)
 	}
+	predict := func(in arrow.RecordBatch) (pred, results arrow.Array, err error) {
+		t0 := time.Now()
+		d, err := recordDataset(in, w.cols, readers)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.Features = named(d.Features, w.model)
+		pr, err := w.model.PredictBatch(w.ctx, d)
+		if err != nil {
+			return nil, nil, err
+		}
+		w.predict += time.Since(t0)
+		return out.build(pr)
+	}
+	store := w.m.srv.Store()
 	start := time.Now()
-	n, err := prov.BulkAppend(w.ctx, db, name, sqlext.AppendOptions{TrustedJSON: true}, func(emit func(arrow.RecordBatch) error) error {
-		return w.m.srv.Store().ScanRecords(w.ctx, w.t.db, w.t.name, func(in arrow.RecordBatch) error {
-			t0 := time.Now()
-			d, err := recordDataset(in, w.cols, readers)
+	defer func() { w.write = time.Since(start) - w.predict }()
+	// The output's rows copy the input's by key, so the log carries the
+	// keys and the new columns only. The copies are the input's rows when
+	// the log applies them, so no write may reach the input in between.
+	var before uint64
+	n, err := prov.BulkAppendFrom(w.ctx, db, name, w.t.db, w.t.name, sqlext.AppendOptions{TrustedJSON: true}, func(emit func([]string, arrow.RecordBatch) error) error {
+		var err error
+		before, err = store.ScanIdentified(w.ctx, w.t.db, w.t.name, func(in arrow.RecordBatch, ids []string) error {
+			pred, results, err := predict(in)
 			if err != nil {
 				return err
 			}
-			d.Features = named(d.Features, w.model)
-			pr, err := w.model.PredictBatch(w.ctx, d)
-			if err != nil {
-				return err
-			}
-			w.predict += time.Since(t0)
-			pred, results, err := out.build(pr)
+			rec := array.NewRecordBatch(arrow.NewSchema(storage.ArrowSchema(info.Schema).Fields()[nIn:], nil), []arrow.Array{pred, results}, in.NumRows())
+			pred.Release()
+			results.Release()
+			defer rec.Release()
+			return emit(ids, rec)
+		})
+		if err == nil && afterPredictScan != nil {
+			afterPredictScan()
+		}
+		return err
+	})
+	if err == nil && store.Writes(w.t.db, w.t.name) != before {
+		return 0, fmt.Errorf("%w: %s was written while ML_PREDICT_TABLE read it; no output is kept, call it again", ErrConflict, w.t.qualified())
+	}
+	if !errors.Is(err, sqlext.ErrAppendFromUnsupported) {
+		return n, err
+	}
+	return prov.BulkAppend(w.ctx, db, name, sqlext.AppendOptions{TrustedJSON: true}, func(emit func(arrow.RecordBatch) error) error {
+		return store.ScanRecords(w.ctx, w.t.db, w.t.name, func(in arrow.RecordBatch) error {
+			pred, results, err := predict(in)
 			if err != nil {
 				return err
 			}
@@ -360,9 +393,11 @@ func (w *predictWriter) run() (int64, error) {
 			return emit(rec)
 		})
 	})
-	w.write = time.Since(start) - w.predict
-	return n, err
 }
+
+// afterPredictScan, when a test sets it, runs once ML_PREDICT_TABLE has
+// read its input by key.
+var afterPredictScan func()
 
 // resultsExpr is the ml_results column of a task whose document holds
 // nothing but the prediction (all but classification, whose document also
