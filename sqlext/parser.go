@@ -93,7 +93,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
 // DO as a SET (see do.go), the column after AFTER quoted (see
 // afterword.go), CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE as calls
-// (see maintenance.go), and HELP as a SELECT (see help.go).
+// (see maintenance.go), and HELP and SHOW OPEN TABLES as SELECTs (see
+// help.go and showopentables.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if strings.Contains(q, ":=") {
@@ -119,6 +120,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 		}
 	}
 	if r, ok := rewriteHelp(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteShowOpenTables(q); ok {
 		q, changed = r, true
 	}
 	return q, changed
