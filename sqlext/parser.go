@@ -33,6 +33,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 		_, s.explaining = st.(*ast.Explain)
 	}
 	bindRenameDatabase(sctx, st)
+	authorizeShowEngine(st)
 	if ins, ok := st.(*ast.Insert); ok {
 		sp.p.defaultGeneratedValues(sctx, ins)
 	}
@@ -92,9 +93,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
 // DO as a SET (see do.go), the column after AFTER quoted (see
-// afterword.go), CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE as calls
-// (see maintenance.go), and HELP and SHOW OPEN TABLES as SELECTs (see
-// help.go and showopentables.go).
+// afterword.go), CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE and SHOW
+// ENGINE as calls (see maintenance.go and showengine.go), and HELP and
+// SHOW OPEN TABLES as SELECTs (see help.go and showopentables.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if strings.Contains(q, ":=") {
@@ -123,6 +124,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 		q, changed = r, true
 	}
 	if r, ok := rewriteShowOpenTables(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteShowEngine(q); ok {
 		q, changed = r, true
 	}
 	return q, changed

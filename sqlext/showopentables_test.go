@@ -1,7 +1,6 @@
 package sqlext_test
 
 import (
-	"database/sql"
 	"slices"
 	"testing"
 )
@@ -45,11 +44,7 @@ func TestShowOpenTables(t *testing.T) {
 	wantMySQLError(t, err, 1064, "42000")
 
 	mustExecAll(t, db, "CREATE USER 'ot'@'%' IDENTIFIED BY 'pw'", "GRANT SELECT ON ot1.* TO 'ot'@'%'")
-	user, err := sql.Open("mysql", "ot:pw@tcp("+addr+")/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer user.Close()
+	user := connectAs(t, addr, "ot:pw", "")
 	if got := flat(queryStrings(t, user, "SHOW OPEN TABLES")); got != "ot1,a,0,0;ot1,b,0,0" {
 		t.Errorf("a user with SELECT on ot1 sees %q", got)
 	}
