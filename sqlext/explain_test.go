@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestExplainTraditional: EXPLAIN answers a row per table read, as MySQL
 // does, where the engine answered one row of NULLs: a scan is ALL, a
@@ -32,6 +35,30 @@ func TestExplainTraditional(t *testing.T) {
 	} {
 		if got := explain(q); got != want {
 			t.Errorf("EXPLAIN %s:\n got %q\nwant %q", q, got, want)
+		}
+	}
+}
+
+// TestExplainUnion: the SELECTs of a UNION are PRIMARY and UNION rows
+// with their own ids, and a UNION that removes duplicates ends with the
+// UNION RESULT row of its temporary table, as in MySQL.
+func TestExplainUnion(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE xu",
+		"CREATE TABLE xu.a (id INT PRIMARY KEY)", "CREATE TABLE xu.b (id INT)",
+		"INSERT INTO xu.a VALUES (1), (2)", "INSERT INTO xu.b VALUES (3)")
+	for q, want := range map[string]string{
+		"SELECT id FROM xu.a UNION SELECT id FROM xu.b WHERE id > 1": "1,PRIMARY,a,ALL,,;" +
+			"2,UNION,b,ALL,,Using where;NULL,UNION RESULT,<union1,2>,ALL,,Using temporary",
+		"SELECT id FROM xu.a UNION ALL SELECT id FROM xu.b UNION ALL SELECT 1": "1,PRIMARY,a,ALL,,;2,UNION,b,ALL,,;3,UNION,NULL,NULL,,No tables used",
+	} {
+		var got []string
+		for _, r := range queryStrings(t, db, "EXPLAIN "+q) {
+			got = append(got, strings.Join([]string{r[0], r[1], r[2], r[4], "", r[11]}, ","))
+		}
+		if g := strings.Join(got, ";"); g != want {
+			t.Errorf("EXPLAIN %s:\n got %q\nwant %q", q, g, want)
 		}
 	}
 }
