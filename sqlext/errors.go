@@ -285,7 +285,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 			return withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(cb)))
+	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(explainJSONColumn(query, cb))))
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
@@ -297,7 +297,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 			return "", withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(cb)))
+	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(explainJSONColumn(query, cb))))
 }
 
 // strayInfoLength: withoutShortInfo drops the info text of an OK result

@@ -17,11 +17,22 @@ import (
 // where" when a filter stays above it. A derived table's reads are DERIVED
 // rows with their own id; the SELECTs of a UNION (INTERSECT, EXCEPT) are
 // PRIMARY and UNION rows, and one that removes duplicates ends with the
-// UNION RESULT row of its temporary table. EXPLAIN FORMAT=TREE, EXPLAIN
-// PLAN and EXPLAIN ANALYZE keep the engine's answer.
+// UNION RESULT row of its temporary table. EXPLAIN FORMAT=JSON gives the
+// same reads as MySQL's JSON document (explainjson.go). EXPLAIN
+// FORMAT=TREE, EXPLAIN PLAN and EXPLAIN ANALYZE keep the engine's answer.
 func explain(ctx *sql.Context, n *plan.DescribeQuery) (sql.RowIter, error) {
-	if n.Format.Plan || n.Format.Analyze {
+	if n.Format.Analyze {
 		return nil, nil
+	}
+	if n.Format.Plan {
+		if !isExplainJSON(ctx.Query()) {
+			return nil, nil
+		}
+		doc, err := explainJSON(explainPlan(ctx, n.Child))
+		if err != nil {
+			return nil, err
+		}
+		return sql.RowsToRowIter(sql.Row{doc}), nil
 	}
 	var rows []sql.Row
 	explainPlan(ctx, n.Child).rows(&rows)

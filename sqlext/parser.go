@@ -94,8 +94,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
 // DO as a SET (see do.go), the column after AFTER quoted (see
 // afterword.go), CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE and SHOW
-// ENGINE as calls (see maintenance.go and showengine.go), and HELP and
-// SHOW OPEN TABLES as SELECTs (see help.go and showopentables.go).
+// ENGINE as calls (see maintenance.go and showengine.go), HELP and SHOW
+// OPEN TABLES as SELECTs (see help.go and showopentables.go), and EXPLAIN
+// FORMAT=JSON as FORMAT=TREE (see explainjson.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if strings.Contains(q, ":=") {
@@ -127,6 +128,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 		q, changed = r, true
 	}
 	if r, ok := rewriteShowEngine(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteExplainJSON(q); ok {
 		q, changed = r, true
 	}
 	return q, changed

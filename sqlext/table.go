@@ -609,16 +609,26 @@ func keylessRowID(id string) uint64 {
 	return v
 }
 
-func isDelete(q string) bool {
+func isDelete(q string) bool { return startsWithFold(leadingText(q), "delete") }
+
+// leadingText is q from its first word on, without the spaces, opening
+// parentheses and /* */ comments before it ("" if a comment is not
+// closed).
+func leadingText(q string) string {
 	q = strings.TrimLeft(q, " \t\r\n(")
 	for strings.HasPrefix(q, "/*") {
 		end := strings.Index(q, "*/")
 		if end < 0 {
-			return false
+			return ""
 		}
 		q = strings.TrimLeft(q[end+2:], " \t\r\n(")
 	}
-	return len(q) >= 6 && strings.EqualFold(q[:6], "delete")
+	return q
+}
+
+// startsWithFold reports whether s starts with prefix, in any case.
+func startsWithFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // deleteAll deletes every row visible to the transaction.
