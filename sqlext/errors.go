@@ -46,7 +46,7 @@ var sqlStates = map[int]string{
 	1060: "42S21", 1061: "42000", 1064: "42000", 1068: "42000", 1071: "42000", 1072: "42000",
 	1091: "42000", 1109: "42S02", 1110: "42000", 1113: "42000", 1136: "21S01", 1142: "42000",
 	1146: "42S02", 1149: "42000", 1227: "42000", 1235: "42000", 1241: "21000", 1242: "21000",
-	1055: "42000", 1066: "42000", 1265: "01000",
+	1055: "42000", 1066: "42000", 1265: "01000", 1286: "42000",
 	1264: "22003", 1292: "22007", 1305: "42000", 1318: "42000", 1365: "22012", 1406: "22001", 1410: "42000",
 	1213: "40001", 1231: "42000", 1317: "70100", 1690: "22003", 3140: "22032", 3141: "22032",
 	1170: "42000", 1239: "42000", erWrongParamCount: "42000",
@@ -285,7 +285,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 			return withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(cb)))
+	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(explainJSONColumn(query, cb))))
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
@@ -297,7 +297,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 			return "", withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(cb)))
+	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(explainJSONColumn(query, cb))))
 }
 
 // strayInfoLength: withoutShortInfo drops the info text of an OK result

@@ -38,6 +38,8 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 		return showIndexes(ctx, n, row)
 	case *plan.DescribeQuery:
 		return explain(ctx, n)
+	case *plan.AddColumn:
+		return addFilledColumn(ctx, n)
 	}
 	return nil, nil
 }

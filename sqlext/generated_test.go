@@ -97,3 +97,22 @@ func TestGeneratedValuesReadStoredTypes(t *testing.T) {
 	wantAnswers(t, db, "after UPDATE and DELETE", map[string]string{
 		"SELECT id, p, v, w FROM gt.t ORDER BY id": `1,10.5,{"a": 10.5},2;2,4.25,{"a": 4.25},4`})
 }
+
+// TestNotNullGeneratedColumnAddedByAlter: a stored generated column
+// declared NOT NULL and added by ALTER TABLE holds its computed value in
+// the rows already there, with or without a primary key. The engine
+// filled such a column again with 0 after it was computed (and a table
+// with a primary key refused the ALTER with 1213).
+func TestNotNullGeneratedColumnAddedByAlter(t *testing.T) {
+	db := inDatabase(t, "gn",
+		"CREATE TABLE k (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE n (id INT, a INT)",
+		"INSERT INTO k VALUES (1, 2), (2, 5)",
+		"INSERT INTO n VALUES (1, 2), (2, 5)",
+		"ALTER TABLE k ADD COLUMN g INT AS (a * 2) STORED NOT NULL",
+		"ALTER TABLE n ADD COLUMN g INT AS (a * 2) STORED NOT NULL FIRST")
+	wantAnswers(t, db, "NOT NULL generated", map[string]string{
+		"SELECT id, g FROM k ORDER BY id": "1,4;2,10",
+		"SELECT * FROM n ORDER BY id":     "4,1,2;10,2,5",
+	})
+}

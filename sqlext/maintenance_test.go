@@ -1,9 +1,6 @@
 package sqlext_test
 
-import (
-	"database/sql"
-	"testing"
-)
+import "testing"
 
 // TestTableMaintenance: CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE answer
 // as MySQL's statements do (they were syntax errors): CHECK checks each
@@ -39,11 +36,7 @@ func TestTableMaintenance(t *testing.T) {
 	// The statements run as calls of system procedures, which a user
 	// needs EXECUTE on sys for.
 	mustExecAll(t, db, "CREATE USER 'peek'@'%' IDENTIFIED BY 'pw'", "GRANT EXECUTE ON sys.* TO 'peek'@'%'")
-	peek, err := sql.Open("mysql", "peek:pw@tcp("+addr+")/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer peek.Close()
-	_, err = peek.Exec("CHECKSUM TABLE mt.t")
+	peek := connectAs(t, addr, "peek:pw", "")
+	_, err := peek.Exec("CHECKSUM TABLE mt.t")
 	wantMySQLError(t, err, 1142, "42000")
 }

@@ -33,6 +33,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 		_, s.explaining = st.(*ast.Explain)
 	}
 	bindRenameDatabase(sctx, st)
+	authorizeShowEngine(st)
 	if ins, ok := st.(*ast.Insert); ok {
 		sp.p.defaultGeneratedValues(sctx, ins)
 	}
@@ -92,8 +93,10 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
 // DO as a SET (see do.go), the column after AFTER quoted (see
-// afterword.go), and CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE as calls
-// (see maintenance.go).
+// afterword.go), CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE and SHOW
+// ENGINE as calls (see maintenance.go and showengine.go), HELP and SHOW
+// OPEN TABLES as SELECTs (see help.go and showopentables.go), and EXPLAIN
+// FORMAT=JSON as FORMAT=TREE (see explainjson.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if strings.Contains(q, ":=") {
@@ -118,7 +121,34 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 			q, changed = r, true
 		}
 	}
+	if r, ok := rewriteHelp(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteShowOpenTables(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteShowEngine(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteExplainJSON(q); ok {
+		q, changed = r, true
+	}
 	return q, changed
+}
+
+// statementRest is what follows a statement whose tokens end before
+// toks[i]: nothing, or the statements after its semicolon, which a
+// rewrite of the statement keeps as they are (a query of several
+// statements is parsed one by one from the rewritten text). ok is false
+// when toks[i] is neither the end nor a semicolon.
+func statementRest(query string, toks []sqlToken, i int) (rest string, ok bool) {
+	switch {
+	case i >= len(toks):
+		return "", true
+	case toks[i].text == ";":
+		return query[toks[i].start:], true
+	}
+	return "", false
 }
 
 // RENAME TABLE (and ALTER TABLE ... RENAME) is bound in the database its

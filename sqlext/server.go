@@ -159,6 +159,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.Extend(Extensions{Functions: mysqlFunctions})
 	s.prov.Extend(clusterExtensions(node, cfg.FaultInjection))
 	s.prov.Extend(maintenanceExtensions(s.prov))
+	s.prov.Extend(showEngineExtensions(s.prov))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))
 	}

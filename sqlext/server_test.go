@@ -66,6 +66,18 @@ func connect(t testing.TB, addr, db string) *sql.DB {
 	return c
 }
 
+// connectAs connects to addr as account, "user:password", in database db
+// (none when empty); the pool is closed when the test ends.
+func connectAs(t testing.TB, addr, account, db string) *sql.DB {
+	t.Helper()
+	c, err := sql.Open("mysql", fmt.Sprintf("%s@tcp(%s)/%s", account, addr, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 func mustExec(t *testing.T, db interface {
 	Exec(string, ...any) (sql.Result, error)
 }, q string, args ...any) sql.Result {

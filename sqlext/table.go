@@ -9,6 +9,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
@@ -355,33 +356,33 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 		return err
 	}
 	pos := t.position(order)
-	var fill any
+	// A stored generated column, and a JSON column's expression default,
+	// are computed for the rows already there before the column is added,
+	// so that a value that does not fit fails the ALTER with nothing
+	// changed. (The engine fills in a generated column only for tables it
+	// can rewrite whole, and other expression defaults itself after this:
+	// see addFilledColumn.)
+	per := filledPerRow(column)
+	// fillValue is what the rows already there hold in the new column
+	// once it is added, and fill the same as storage keeps it.
+	var fillValue, fill any
 	if column.Default != nil && column.Default.IsLiteral() {
-		v, err := column.Default.Eval(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if v, _, err = column.Type.Convert(ctx, v); err != nil {
-			return err
-		}
-		if fill, err = codecFor(column.Type).toStorage(v); err != nil {
+		if fillValue, err = evalKeepingNull(ctx, column.Default, column.Type, nil); err != nil {
 			return err
 		}
 	} else if !column.Nullable && t.info.Rows > 0 {
-		zero, err := codecFor(column.Type).toStorage(column.Type.Zero())
-		if err != nil {
-			return err
+		fillValue = column.Type.Zero()
+		if fillValue == nil && types.IsJSON(column.Type) && per != nil {
+			fillValue = types.JSONDocument{} // until each row gets its value
 		}
-		fill = zero
 	}
-	// A stored generated column is computed for the rows already there
-	// before the column is added, so that a value that does not fit fails
-	// the ALTER with nothing changed. (The engine fills it in only for
-	// tables it can rewrite whole.)
+	if fill, err = codecFor(column.Type).toStorage(fillValue); err != nil {
+		return err
+	}
 	var rows, filled []sql.Row
-	if column.Generated != nil && !column.Virtual && t.info.Rows > 0 {
+	if per != nil && t.info.Rows > 0 {
 		var err error
-		if rows, filled, err = t.generate(ctx, column, pos); err != nil {
+		if rows, filled, err = t.generate(ctx, per, column.Type, pos, fillValue); err != nil {
 			return err
 		}
 	}
@@ -401,11 +402,28 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 	return up.Close(ctx)
 }
 
+// evalKeepingNull is a default or generated value d of a row as a value
+// of typ, SQL NULL kept NULL: the engine's conversion makes a JSON null
+// document of it, where MySQL stores SQL NULL (see jsonnull.go).
+func evalKeepingNull(ctx *sql.Context, d *sql.ColumnDefaultValue, typ sql.Type, row sql.Row) (any, error) {
+	kept, _, err := keepJSONNull(d)
+	if err != nil {
+		return nil, err
+	}
+	v, err := kept.(*sql.ColumnDefaultValue).Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	v, _, err = typ.Convert(ctx, v)
+	return v, err
+}
+
 // generate returns the table's rows laid out with a new column at pos
-// (last when pos is -1), holding NULL, and the same rows with the
-// column's generated value. The engine resolves the expression against
-// the table as it stands before the column is added.
-func (t *Table) generate(ctx *sql.Context, column *sql.Column, pos int) (rows, filled []sql.Row, err error) {
+// (last when pos is -1), holding fill, as they will be stored once the
+// column is added, and the same rows with d's value for each. The engine
+// resolves the expression against the table as it stands before the
+// column is added.
+func (t *Table) generate(ctx *sql.Context, d *sql.ColumnDefaultValue, typ sql.Type, pos int, fill any) (rows, filled []sql.Row, err error) {
 	parts, err := t.Partitions(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -429,10 +447,7 @@ func (t *Table) generate(ctx *sql.Context, column *sql.Column, pos int) (rows, f
 			}
 			var v any
 			if err == nil {
-				v, err = column.Generated.Eval(ctx, r)
-			}
-			if err == nil {
-				v, _, err = column.Type.Convert(ctx, v)
+				v, err = evalKeepingNull(ctx, d, typ, r)
 			}
 			if err != nil {
 				iter.Close(ctx)
@@ -442,7 +457,7 @@ func (t *Table) generate(ctx *sql.Context, column *sql.Column, pos int) (rows, f
 			if at < 0 {
 				at = len(r)
 			}
-			rows = append(rows, slices.Insert(r.Copy(), at, any(nil)))
+			rows = append(rows, slices.Insert(r.Copy(), at, fill))
 			filled = append(filled, slices.Insert(r.Copy(), at, v))
 		}
 		if err := iter.Close(ctx); err != nil {
@@ -594,16 +609,26 @@ func keylessRowID(id string) uint64 {
 	return v
 }
 
-func isDelete(q string) bool {
+func isDelete(q string) bool { return startsWithFold(leadingText(q), "delete") }
+
+// leadingText is q from its first word on, without the spaces, opening
+// parentheses and /* */ comments before it ("" if a comment is not
+// closed).
+func leadingText(q string) string {
 	q = strings.TrimLeft(q, " \t\r\n(")
 	for strings.HasPrefix(q, "/*") {
 		end := strings.Index(q, "*/")
 		if end < 0 {
-			return false
+			return ""
 		}
 		q = strings.TrimLeft(q[end+2:], " \t\r\n(")
 	}
-	return len(q) >= 6 && strings.EqualFold(q[:6], "delete")
+	return q
+}
+
+// startsWithFold reports whether s starts with prefix, in any case.
+func startsWithFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // deleteAll deletes every row visible to the transaction.
