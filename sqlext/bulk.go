@@ -15,6 +15,7 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/shopspring/decimal"
 
+	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/storage"
 )
 
@@ -341,6 +342,19 @@ func (p *Provider) BulkAppendFrom(ctx *sql.Context, db, table, fromDB, fromTable
 		return pipe.submit(op, rec.NumRows(), out.Release)
 	})
 	return pipe.finish(err)
+}
+
+// AwaitApplied returns once this node has applied every write committed
+// before the call, its own included: a proposal forwarded from a follower
+// can return before the follower applies it.
+func (p *Provider) AwaitApplied(ctx *sql.Context) error {
+	if p.reads == nil {
+		return nil
+	}
+	if err := p.reads.ReadBarrier(ctx, replication.ReadWeak); err != nil {
+		return readBarrierError(err)
+	}
+	return nil
 }
 
 // keylessIDs reserves the row ids of a batch bound for a keyless table.

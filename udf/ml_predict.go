@@ -353,7 +353,9 @@ func (w *predictWriter) run() (int64, error) {
 	defer func() { w.write = time.Since(start) - w.predict }()
 	// The output's rows copy the input's by key, so the log carries the
 	// keys and the new columns only. The copies are the input's rows when
-	// the log applies them, so no write may reach the input in between.
+	// the log applies them, so no write may reach the input in between:
+	// once this node has applied every command (on a follower a forwarded
+	// command can return first), the input's write count must be as read.
 	var before uint64
 	n, err := prov.BulkAppendFrom(w.ctx, db, name, w.t.db, w.t.name, sqlext.AppendOptions{TrustedJSON: true}, func(emit func([]string, arrow.RecordBatch) error) error {
 		var err error
@@ -373,6 +375,9 @@ func (w *predictWriter) run() (int64, error) {
 		}
 		return err
 	})
+	if err == nil {
+		err = prov.AwaitApplied(w.ctx)
+	}
 	if err == nil && store.Writes(w.t.db, w.t.name) != before {
 		return 0, fmt.Errorf("%w: %s was written while ML_PREDICT_TABLE read it; no output is kept, call it again", ErrConflict, w.t.qualified())
 	}

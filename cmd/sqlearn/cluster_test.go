@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -248,5 +249,65 @@ func TestClusterOfThree(t *testing.T) {
 	waitMembers(nodes[0], 3)
 	if _, err := nodes[0].p.db(t, "reader", "pw", "").Exec("CALL sys.cluster_remove('node3')"); err == nil {
 		t.Fatal("an unprivileged user changed the membership")
+	}
+}
+
+// ML_PREDICT_TABLE called on a follower writes the same output on every
+// node: the log carries the input rows' keys, and each node copies the
+// rows from its own input table.
+func TestClusterPredictTableOnFollower(t *testing.T) {
+	nodes := startTestCluster(t, 3)
+	leader := leaderNode(t, nodes)
+	var follower *clusterNode
+	for _, n := range nodes {
+		if n != leader {
+			follower = n
+			break
+		}
+	}
+	db := leader.db(t, "")
+	exec1(t, db, "CREATE DATABASE p")
+	exec1(t, db, "CREATE TABLE p.pts (id BIGINT PRIMARY KEY, a DOUBLE, b DOUBLE, y INT)")
+	var q strings.Builder
+	q.WriteString("INSERT INTO p.pts VALUES ")
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			q.WriteString(",")
+		}
+		a, b := float64(i%41)/8, float64(i%13)-6
+		y := 0
+		if a+b/4 > 2 {
+			y = 1
+		}
+		fmt.Fprintf(&q, "(%d, %g, %g, %d)", i, a, b, y)
+	}
+	exec1(t, db, q.String())
+	exec1(t, db, "DELETE FROM p.pts WHERE id % 7 = 3")
+	fdb := follower.db(t, "p")
+	fdb.SetMaxOpenConns(1)
+	exec1(t, fdb, "CALL sys.ML_TRAIN('p.pts', 'y', JSON_OBJECT('task', 'classification', 'algorithm', 'LogisticRegression', 'exclude_column_list', JSON_ARRAY('id')), @m)")
+	exec1(t, fdb, "CALL sys.ML_PREDICT_TABLE('p.pts', @m, 'p.out', NULL)")
+	const digest = "SELECT COUNT(*), SUM(CRC32(CONCAT_WS(',', id, a, b, y, Prediction, ml_results))) FROM p.out"
+	var want [2]int64
+	if err := fdb.QueryRow(digest).Scan(&want[0], &want[1]); err != nil {
+		t.Fatal(err)
+	}
+	if want[0] != 3000-429 {
+		t.Fatalf("the output holds %d rows, want %d", want[0], 3000-429)
+	}
+	if same := scalar[int](t, fdb, "SELECT COUNT(*) FROM p.out o JOIN p.pts i ON i.id = o.id AND i.a = o.a AND i.b = o.b AND i.y = o.y"); int64(same) != want[0] {
+		t.Fatalf("%d output rows equal an input row, of %d", same, want[0])
+	}
+	for _, n := range nodes {
+		ndb := n.db(t, "p")
+		ndb.SetMaxOpenConns(1)
+		exec1(t, ndb, "SET @@sqlearn_read_consistency = 'linearizable'")
+		var got [2]int64
+		if err := ndb.QueryRow(digest).Scan(&got[0], &got[1]); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("%s holds (rows, digest) %v, the follower that called %v", n.id, got, want)
+		}
 	}
 }
