@@ -193,13 +193,14 @@ func recordRows(rec arrow.RecordBatch) []Row {
 	return rows
 }
 
-// appendRecord applies an OpAppend: the same change as inserting the
+// appendRecord applies an OpAppend (sizeHint is how many rows the table
+// is expected to hold once a run of appends is done, or 0): the same change as inserting the
 // batch's rows one by one, without boxing them. Each row's place is decided
 // and entered in the identity map in one pass that also finds duplicate
 // keys; then each partition's share becomes a sealed batch (small shares
 // go to the tail as rows) and the rows are entered in the indexes. Nothing
 // changes when it fails.
-func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo) error {
+func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo, sizeHint int) error {
 	if err := t.checkRecord(rec); err != nil {
 		return err
 	}
@@ -233,8 +234,9 @@ func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo) er
 	}
 	if len(t.locs) == 0 {
 		// A first append (as to a table just created for it) sizes the
-		// map once instead of growing it through every doubling.
-		t.locs = make(map[string]loc, n)
+		// map once instead of growing it through every doubling: for the
+		// rows the caller expects the table to take, or for the batch's.
+		t.locs = make(map[string]loc, max(n, sizeHint))
 	}
 	for i, id := range ids {
 		if _, dup := t.locs[id]; dup {

@@ -62,7 +62,9 @@ func (s *Store) appendFrom(t *Table, op *Op, u *undo) error {
 	cols := append(append(make([]arrow.Array, 0, len(t.schema.Columns)), rows.Columns()...), op.Batch.Columns()...)
 	rec := array.NewRecordBatch(t.asch, cols, int64(len(op.Keys)))
 	defer rec.Release()
-	return t.appendRecord(rec, op.RowIDs, u)
+	// Such a target is most often being filled with a copy of every
+	// source row, in one command per stored batch.
+	return t.appendRecord(rec, op.RowIDs, u, min(src.nrows, 1<<22))
 }
 
 // gather returns the rows of t that keys name, in that order, as one batch

@@ -77,7 +77,7 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 		if op.Batch == nil {
 			return fmt.Errorf("%w: append to %s without a batch", ErrBadValue, t.name)
 		}
-		return t.appendRecord(op.Batch, op.RowIDs, u)
+		return t.appendRecord(op.Batch, op.RowIDs, u, 0)
 	case OpAppendFrom:
 		return s.appendFrom(t, op, u)
 	case OpDelete:
