@@ -193,9 +193,9 @@ func recordRows(rec arrow.RecordBatch) []Row {
 	return rows
 }
 
-// appendRecord applies an OpAppend (sizeHint is how many rows the table
-// is expected to hold once a run of appends is done, or 0): the same change as inserting the
-// batch's rows one by one, without boxing them. Each row's place is decided
+// appendRecord applies an OpAppend: the same change as inserting the
+// batch's rows one by one, without boxing them. sizeHint is how many rows
+// the table is expected to hold once a run of appends is done, or 0. Each row's place is decided
 // and entered in the identity map in one pass that also finds duplicate
 // keys; then each partition's share becomes a sealed batch (small shares
 // go to the tail as rows) and the rows are entered in the indexes. Nothing
