@@ -194,12 +194,12 @@ func recordRows(rec arrow.RecordBatch) []Row {
 }
 
 // appendRecord applies an OpAppend: the same change as inserting the
-// batch's rows one by one, without boxing them. sizeHint is how many rows
-// the table is expected to hold once a run of appends is done, or 0. Each row's place is decided
-// and entered in the identity map in one pass that also finds duplicate
-// keys; then each partition's share becomes a sealed batch (small shares
-// go to the tail as rows) and the rows are entered in the indexes. Nothing
-// changes when it fails.
+// batch's rows one by one, without boxing them. Each row's place is
+// decided and entered in the identity map in one pass that also finds
+// duplicate keys; then each partition's share becomes a sealed batch
+// (small shares go to the tail as rows) and the rows are entered in the
+// indexes. Nothing changes when it fails. sizeHint is how many rows the
+// table is expected to hold once a run of appends is done, or 0.
 func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo, sizeHint int) error {
 	if err := t.checkRecord(rec); err != nil {
 		return err
