@@ -24,8 +24,11 @@ type statementParser struct {
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 	cumeDistAsPercentRank(st)
-	markUnionColumns(st)
 	sctx, ok := ctx.(*sql.Context)
+	if ok {
+		sp.p.expandUnionStars(sctx, st)
+	}
+	markUnionColumns(st)
 	if !ok {
 		return
 	}

@@ -33,8 +33,8 @@ import (
 // the union's depend on (analyzer.go says in which order).
 //
 // Not rewritten, so typed by the engine as before: set operations with a
-// SELECT * or a window function in one of their SELECTs, and the body of
-// a recursive common table expression.
+// star that expandUnionStars cannot write out or a window function in one
+// of their SELECTs, and the body of a recursive common table expression.
 const (
 	unionTypeRule   analyzer.RuleId = 9977
 	unionRetypeRule analyzer.RuleId = 9978

@@ -100,3 +100,40 @@ func TestUnionColumnTypes(t *testing.T) {
 		t.Errorf("prepared: %s, want %s", got, want)
 	}
 }
+
+// TestUnionOfStars: a set operation whose SELECTs read whole tables
+// (`*`, `t.*`, over joins and temporary tables) types its columns as
+// MySQL does, as one with the columns written out would: an INT with a
+// DOUBLE is a DOUBLE (the engine made it text), an INT with a VARCHAR a
+// VARCHAR. A star over what the statement alone cannot list (a derived
+// table, a join with USING) keeps the engine's typing but still answers.
+// The types and answers are MariaDB 10.11's.
+func TestUnionOfStars(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := connect(t, addr, "")
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE us", "USE us",
+		"CREATE TABLE ti (a INT, b VARCHAR(5))",
+		"CREATE TABLE td (a DOUBLE, b INT)",
+		"INSERT INTO ti VALUES (1, 'x')",
+		"INSERT INTO td VALUES (2.5, 7)",
+		"CREATE TEMPORARY TABLE tt (a DECIMAL(6,3), b INT)",
+		"INSERT INTO tt VALUES (1.125, 3)")
+	for q, want := range map[string]string{
+		"SELECT * FROM ti UNION ALL SELECT * FROM td":                                    "DOUBLE VARCHAR",
+		"SELECT t.* FROM ti t UNION ALL SELECT us.td.* FROM us.td":                       "DOUBLE VARCHAR",
+		"SELECT * FROM ti UNION ALL SELECT a, b FROM td":                                 "DOUBLE VARCHAR",
+		"SELECT ti.*, td.a FROM ti JOIN td ON td.b > 0 UNION ALL SELECT 1, b, 2 FROM ti": "INT VARCHAR DOUBLE",
+		"SELECT * FROM ti UNION ALL SELECT * FROM tt":                                    "DECIMAL(13,3) VARCHAR",
+	} {
+		if got := columnTypes(t, db, q); got != want {
+			t.Errorf("%s: types %s, want %s", q, got, want)
+		}
+	}
+	wantAnswers(t, db, "stars in set operations", map[string]string{
+		"SELECT * FROM ti UNION ALL SELECT * FROM td ORDER BY a":                   "1,x;2.5,7",
+		"SELECT * FROM ti UNION ALL SELECT * FROM tt ORDER BY a":                   "1.000,x;1.125,3",
+		"SELECT * FROM (SELECT a FROM ti) d UNION ALL SELECT a FROM td ORDER BY 1": "1;2.5",
+		"SELECT * FROM ti JOIN td USING (a) UNION ALL SELECT 1, 'q', 2 ORDER BY 1": "1,q,2",
+	})
+}
