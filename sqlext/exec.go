@@ -12,12 +12,20 @@ import (
 
 // execOverrides builds the nodes whose execution the engine gets wrong;
 // every other node it leaves to the engine (Build returns no iterator).
-type execOverrides struct{}
+// b is the builder it is part of, which builds the children of a node it
+// builds.
+type execOverrides struct{ b sql.NodeExecBuilder }
 
-func newExecBuilder() sql.NodeExecBuilder { return rowexec.NewOverrideBuilder(execOverrides{}) }
+func newExecBuilder() sql.NodeExecBuilder {
+	o := &execOverrides{}
+	o.b = rowexec.NewOverrideBuilder(o)
+	return o.b
+}
 
-func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
 	switch n := n.(type) {
+	case *plan.Distinct:
+		return collatedDistinct(ctx, o.b, n, row)
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
 	case *plan.Kill:
