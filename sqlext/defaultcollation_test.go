@@ -2,6 +2,7 @@ package sqlext_test
 
 import (
 	"database/sql"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -228,4 +229,40 @@ func showCreate(t *testing.T, db *sql.DB, q string) string {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return create
+}
+
+// BenchmarkVarcharPointSelect selects one row by a VARCHAR primary key of
+// 10,000 rows under utf8mb4_0900_bin and under utf8mb4_0900_ai_ci (the
+// default), through the fast point select and through the planner, with
+// one client:
+//
+//	go test -tags openblas -run '^$' -bench VarcharPointSelect -count 6 ./sqlext
+func BenchmarkVarcharPointSelect(b *testing.B) {
+	srv, addr := startServer(b, b.TempDir())
+	defer srv.Close()
+	db := connect(b, addr, "")
+	mustExecAll(b, db, "CREATE DATABASE pb")
+	for _, coll := range []string{"utf8mb4_0900_bin", "utf8mb4_0900_ai_ci"} {
+		mustExecAll(b, db, "CREATE TABLE pb."+coll+" (k VARCHAR(32) PRIMARY KEY, v INT) COLLATE "+coll,
+			"INSERT INTO pb."+coll+` SELECT CONCAT('Key-', x), x FROM (WITH RECURSIVE s(x) AS
+			(SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 10000) SELECT x FROM s) r`)
+	}
+	for _, fast := range []string{"ON", "OFF"} {
+		for _, coll := range []string{"utf8mb4_0900_bin", "utf8mb4_0900_ai_ci"} {
+			b.Run("fast="+fast+"/"+coll, func(b *testing.B) {
+				c := connect(b, addr, "pb")
+				c.SetMaxOpenConns(1)
+				mustExecAll(b, c, "SET sqlearn_fast_point_select = "+fast)
+				q := "SELECT v FROM " + coll + " WHERE k = ?"
+				i := 0
+				for b.Loop() {
+					i = i%10000 + 1
+					var v int
+					if err := c.QueryRow(q, fmt.Sprintf("Key-%d", i)).Scan(&v); err != nil || v != i {
+						b.Fatalf("key %d: %d, %v", i, v, err)
+					}
+				}
+			})
+		}
+	}
 }
