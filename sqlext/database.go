@@ -112,14 +112,3 @@ func indexMetaJSON(comment string, prefix []uint16) string {
 	b, _ := json.Marshal(indexMeta{Comment: comment, Prefix: prefix})
 	return string(b)
 }
-
-// Databases use the server's default collation; CREATE DATABASE ... COLLATE
-// with another collation is refused rather than silently ignored.
-func (d *Database) GetCollation(ctx *sql.Context) sql.CollationID { return sql.Collation_Default }
-
-func (d *Database) SetCollation(ctx *sql.Context, c sql.CollationID) error {
-	if c == sql.Collation_Default || c == sql.Collation_Unspecified {
-		return nil
-	}
-	return sql.ErrUnsupportedFeature.New("database collation " + c.Name())
-}

@@ -221,6 +221,7 @@ func sqlError(err error) error {
 		// KILL QUERY, or the server closing, cancelled the statement.
 		out.Num, out.State, out.Message = mysql.ERQueryInterrupted, "70100", "Query execution was interrupted"
 	}
+	collationError(&out)
 	if out.Num == mysql.ERUnknownError {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to

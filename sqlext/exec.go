@@ -12,12 +12,20 @@ import (
 
 // execOverrides builds the nodes whose execution the engine gets wrong;
 // every other node it leaves to the engine (Build returns no iterator).
-type execOverrides struct{}
+// b is the builder it is part of, which builds the children of a node it
+// builds.
+type execOverrides struct{ b sql.NodeExecBuilder }
 
-func newExecBuilder() sql.NodeExecBuilder { return rowexec.NewOverrideBuilder(execOverrides{}) }
+func newExecBuilder() sql.NodeExecBuilder {
+	o := &execOverrides{}
+	o.b = rowexec.NewOverrideBuilder(o)
+	return o.b
+}
 
-func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
 	switch n := n.(type) {
+	case *plan.Distinct:
+		return collatedDistinct(ctx, o.b, n, row)
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
 	case *plan.Kill:
@@ -34,6 +42,8 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 		return callInOwnDatabase(ctx, n, row)
 	case *plan.ShowColumns:
 		return showColumns(ctx, n, row)
+	case *plan.ShowVariables:
+		return showDatabaseCollations(ctx, n, row)
 	case *plan.ShowIndexes:
 		return showIndexes(ctx, n, row)
 	case *plan.DescribeQuery:
@@ -94,16 +104,26 @@ func showCreateTable(ctx *sql.Context, n *plan.ShowCreateTable) (sql.RowIter, er
 		return sql.RowsToRowIter(rows...), nil
 	}
 	lines := strings.Split(text, "\n")
+	// The engine writes a column's collation only where it is not the
+	// table's.
+	tableCollation := sql.Collation_Default
+	if rt, ok := n.Child.(*plan.ResolvedTable); ok {
+		tableCollation = rt.Table.Collation()
+	}
 	for _, col := range n.TargetSchema() {
 		switch col.Type.(type) {
 		case sql.EnumType, sql.SetType:
 		default:
 			continue
 		}
+		shown := col.Type.String()
+		if tc, ok := col.Type.(sql.TypeWithCollation); ok {
+			shown = tc.StringWithTableCollation(tableCollation)
+		}
 		head := "  `" + strings.ReplaceAll(col.Name, "`", "``") + "` "
 		for i, l := range lines {
 			if strings.HasPrefix(l, head) {
-				l = head + strings.Replace(l[len(head):], col.Type.String(), typeText(col.Type), 1)
+				l = head + strings.Replace(l[len(head):], shown, memberText(col.Type, shown), 1)
 				if from, to, ok := memberDefault(ctx, col); ok {
 					l = strings.Replace(l, " DEFAULT "+from, " DEFAULT "+to, 1)
 				}

@@ -34,6 +34,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 	}
 	if s, ok := sctx.Session.(*Session); ok {
 		_, s.explaining = st.(*ast.Explain)
+		noteCollatedCreate(s, st)
 	}
 	bindRenameDatabase(sctx, st)
 	authorizeShowEngine(st)

@@ -214,8 +214,12 @@ func toStorageSchema(s sql.PrimaryKeySchema, comment string, collation sql.Colla
 // typeText is a type as SQL text that parses back to the same type. The
 // engine writes the members of an ENUM or SET between quotes as they are,
 // so a member holding a quote or a backslash did not parse back.
-func typeText(t sql.Type) string {
-	text := t.String()
+func typeText(t sql.Type) string { return memberText(t, t.String()) }
+
+// memberText is text, the engine's text of type t (String, or
+// StringWithTableCollation), with an ENUM's or SET's members quoted so
+// that they parse back.
+func memberText(t sql.Type, text string) string {
 	var kind string
 	var members []string
 	switch t := t.(type) {

@@ -42,6 +42,10 @@ type Session struct {
 	// (temptables.go).
 	tempMu sync.Mutex
 	temps  map[[2]string]string
+	// collatedCreate is set while the statement being planned is a
+	// CREATE DATABASE naming a character set or collation (see
+	// noteCollatedCreate).
+	collatedCreate bool
 	// binaryResults is set while a prepared statement executes: its
 	// result goes out in the binary protocol (see fixedDoubleType).
 	binaryResults bool

@@ -76,8 +76,11 @@ func (t *Table) Schema() sql.Schema                     { return t.sch.Schema }
 func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema { return t.sch }
 func (t *Table) Comment() string                        { return parseTableMeta(t.info.Schema.Meta).Comment }
 
+// Collation is the table's collation, the default of its text columns.
+// A table that recorded none was created when utf8mb4_0900_bin was the
+// server's default (see ServerCollation), and has it.
 func (t *Table) Collation() sql.CollationID {
-	if c, err := sql.ParseCollation("", parseTableMeta(t.info.Schema.Meta).Collation, false); err == nil {
+	if c, err := sql.ParseCollation("", parseTableMeta(t.info.Schema.Meta).Collation, false); err == nil && c != sql.Collation_Unspecified {
 		return c
 	}
 	return sql.Collation_Default

@@ -121,10 +121,17 @@ func TestDumpAndRestore(t *testing.T) {
 	run(from.addr, schema, cli)
 	first := dumpOf(from.addr)
 	run(to.addr, strings.NewReader(first), cli)
+	// The database's collation is dumped, and restored (the second dump
+	// writes it from the restored database).
+	if !strings.Contains(first, "DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci") {
+		t.Errorf("the dump does not give the database's collation:\n%s", first)
+	}
 	if second := dumpOf(to.addr); second != first {
 		t.Errorf("the restored database dumps differently:\n--- first\n%s\n--- second\n%s", first, second)
 	}
 	const check = `SELECT id, name, email, tier, flags, born, seen, t, score, big, HEX(bits), name_len FROM shop.c ORDER BY id;
+SELECT id FROM shop.c WHERE code = 'ab';
+SELECT id FROM shop.c WHERE name = 'A' AND email = 'a@X.ORG';
 SELECT id, c, amt, doc, HEX(b) FROM shop.o ORDER BY id;
 SELECT * FROM shop.v;
 CALL shop.add_order(3, 2);
@@ -134,7 +141,8 @@ SHOW CREATE TABLE shop.c;`
 	if got := run(to.addr, strings.NewReader(check), cli, "--batch"); got != want {
 		t.Errorf("restored tables answer\n%s\nwhere the originals answer\n%s", got, want)
 	}
-	for _, s := range []string{"COMMENT='customers'", "DEFAULT 'free'", "set('a','b''q','c') DEFAULT 'a,c'", "GENERATED ALWAYS AS"} {
+	for _, s := range []string{"COMMENT='customers'", "DEFAULT 'free'", "set('a','b''q','c') DEFAULT 'a,c'", "GENERATED ALWAYS AS",
+		"`code` varchar(8) COLLATE utf8mb4_0900_bin", "DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci"} {
 		if !strings.Contains(want, s) {
 			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", s, want)
 		}

@@ -1,0 +1,209 @@
+package sqlext
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// The engine's SELECT DISTINCT and COUNT(DISTINCT ...) tell values apart
+// by their text, whatever their collation, so under a case-insensitive
+// one 'abc' and 'ABC' were two values where MySQL (and the engine's own
+// GROUP BY) sees one. With utf8mb4_0900_ai_ci the default, that is most
+// text: collatedDistinct keeps the first row of each set of rows equal
+// under their columns' collations, and countDistinctRule has COUNT
+// (DISTINCT) count each value's collation key (its weight string).
+
+// foldingCollation is the collation of a text type whose comparison
+// does not reduce to comparing bytes, or false for any other type.
+func foldingCollation(t sql.Type) (sql.CollationID, bool) {
+	st, ok := t.(sql.StringType)
+	if !ok || !types.IsText(t) {
+		return 0, false
+	}
+	c := st.Collation()
+	if c == sql.Collation_binary || c == sql.Collation_Unspecified || strings.HasSuffix(c.Name(), "_bin") {
+		return 0, false
+	}
+	return c, true
+}
+
+// collatedDistinct builds a DISTINCT whose rows have a text column of a
+// folding collation, with b building its child; nil for any other,
+// which the engine builds.
+func collatedDistinct(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Distinct, row sql.Row) (sql.RowIter, error) {
+	sch := n.Schema()
+	colls := make([]sql.CollationID, len(sch))
+	folding := false
+	for i, c := range sch {
+		if coll, ok := foldingCollation(c.Type); ok {
+			colls[i], folding = coll, true
+		}
+	}
+	if !folding {
+		return nil, nil
+	}
+	child, err := b.Build(ctx, n.Child, row)
+	if err != nil {
+		return nil, err
+	}
+	return &distinctByCollation{child: child, colls: colls, seen: map[uint64]struct{}{}}, nil
+}
+
+// distinctByCollation passes on the first row of each set of rows that
+// are equal under colls (0 where a column is compared as it is). Like
+// the engine's DISTINCT it knows rows by a 64-bit hash.
+type distinctByCollation struct {
+	child sql.RowIter
+	colls []sql.CollationID
+	seen  map[uint64]struct{}
+}
+
+func (d *distinctByCollation) Next(ctx *sql.Context) (sql.Row, error) {
+	for {
+		r, err := d.child.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		h, err := collationHash(ctx, r, d.colls)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := d.seen[h]; dup {
+			continue
+		}
+		d.seen[h] = struct{}{}
+		return r, nil
+	}
+}
+
+func (d *distinctByCollation) Close(ctx *sql.Context) error {
+	d.seen = nil
+	return d.child.Close(ctx)
+}
+
+// collationHash hashes a row as the engine's DISTINCT does, each text
+// value of a folding collation by its weight string.
+func collationHash(ctx *sql.Context, r sql.Row, colls []sql.CollationID) (uint64, error) {
+	h := xxhash.New()
+	for i, v := range r {
+		if i > 0 {
+			h.Write([]byte{0})
+		}
+		v, err := sql.UnwrapAny(ctx, v)
+		if err != nil {
+			return 0, err
+		}
+		if s, ok := v.(string); ok && i < len(colls) && colls[i] != 0 {
+			h.Write([]byte{1})
+			if err := colls[i].WriteWeightString(h, s); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		fmt.Fprintf(h, "%v,", v)
+	}
+	return h.Sum64(), nil
+}
+
+// countDistinctRule is the rule that has COUNT(DISTINCT ...) count the
+// collation keys of its text arguments of folding collations. It runs for
+// every statement (onEveryStatement), on the final plan.
+const countDistinctRule analyzer.RuleId = 9956
+
+func init() {
+	onEveryStatement(countDistinctRule, countDistinctByCollation)
+}
+
+func countDistinctByCollation(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if _, ok := node.(sql.Expressioner); !ok {
+			return node, transform.SameTree, nil
+		}
+		return transform.NodeExprs(node, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				cd, ok := e.(*aggregation.CountDistinct)
+				if !ok {
+					return e, transform.SameTree, nil
+				}
+				args := append([]sql.Expression(nil), cd.Children()...)
+				changed := false
+				for i, a := range args {
+					if _, done := a.(*collationKey); done {
+						continue
+					}
+					if c, ok := foldingCollation(a.Type()); ok {
+						args[i] = &collationKey{arg: a, coll: c}
+						changed = true
+					}
+				}
+				if !changed {
+					return e, transform.SameTree, nil
+				}
+				// Its WithChildren drops the aggregate's id, which the
+				// references to it above the GROUP BY name.
+				out := *cd
+				out.ChildExpressions = args
+				return &out, transform.NewTree, nil
+			})
+		})
+	})
+}
+
+// collationKey is a text value's weight string under its collation, in
+// hex: values equal under the collation have the same key.
+type collationKey struct {
+	arg  sql.Expression
+	coll sql.CollationID
+}
+
+var (
+	_ sql.Expression         = (*collationKey)(nil)
+	_ sql.CollationCoercible = (*collationKey)(nil)
+)
+
+func (k *collationKey) Resolved() bool             { return k.arg.Resolved() }
+func (k *collationKey) String() string             { return k.arg.String() }
+func (k *collationKey) Type() sql.Type             { return types.LongText }
+func (k *collationKey) IsNullable() bool           { return k.arg.IsNullable() }
+func (k *collationKey) Children() []sql.Expression { return []sql.Expression{k.arg} }
+
+func (k *collationKey) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	return sql.Collation_binary, 5
+}
+
+func (k *collationKey) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(k, len(children), 1)
+	}
+	return &collationKey{arg: children[0], coll: k.coll}, nil
+}
+
+func (k *collationKey) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := k.arg.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	v, err = sql.UnwrapAny(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return v, nil
+	}
+	// In hex: COUNT(DISTINCT) reads its arguments as text.
+	var b strings.Builder
+	if err := k.coll.WriteWeightString(hex.NewEncoder(&b), s); err != nil {
+		return nil, err
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,30 @@
+package sqlext_test
+
+import "testing"
+
+// TestDistinctUnderCollation: SELECT DISTINCT and COUNT(DISTINCT) see
+// text equal under its column's collation as one value, as MySQL and
+// GROUP BY do: case and accents fold under utf8mb4_0900_ai_ci, not under
+// utf8mb4_0900_bin. DISTINCT keeps one row of each set.
+func TestDistinctUnderCollation(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE d",
+		"CREATE TABLE d.t (id INT PRIMARY KEY, ci VARCHAR(10) COLLATE utf8mb4_0900_ai_ci, "+
+			"b VARCHAR(10) COLLATE utf8mb4_0900_bin, n INT, e ENUM('x','y') COLLATE utf8mb4_0900_ai_ci)",
+		"INSERT INTO d.t VALUES (1, 'abc', 'abc', 1, 'x'), (2, 'ABC', 'ABC', 1, 'x'), (3, 'Ábc', 'abc', 2, 'y'), "+
+			"(4, 'b', 'b', 2, 'y'), (5, NULL, NULL, 3, NULL), (6, NULL, NULL, 3, NULL)")
+	wantAnswers(t, db, "distinct", map[string]string{
+		"SELECT COUNT(*) FROM (SELECT DISTINCT ci FROM d.t) q":                    "3",
+		"SELECT LOWER(ci) FROM (SELECT DISTINCT ci FROM d.t) q ORDER BY 1":        "NULL;abc;b",
+		"SELECT COUNT(*) FROM (SELECT DISTINCT ci FROM d.t WHERE id IN (2, 3)) q": "1",
+		"SELECT DISTINCT b FROM d.t ORDER BY b":                                   "NULL;ABC;abc;b",
+		"SELECT n FROM (SELECT DISTINCT ci, n FROM d.t) q ORDER BY n":             "1;2;2;3",
+		"SELECT COUNT(*) FROM (SELECT DISTINCT ci, b FROM d.t) q":                 "4",
+		"SELECT DISTINCT UPPER(b) FROM d.t ORDER BY 1":                            "NULL;ABC;B",
+		"SELECT COUNT(DISTINCT ci), COUNT(DISTINCT b) FROM d.t":                   "2,3",
+		"SELECT COUNT(DISTINCT ci, n) FROM d.t":                                   "3",
+		"SELECT n, COUNT(DISTINCT ci) FROM d.t GROUP BY n ORDER BY n":             "1,1;2,2;3,0",
+		"SELECT COUNT(DISTINCT e) FROM d.t":                                       "2",
+		"SELECT COUNT(*) FROM d.t GROUP BY ci ORDER BY 1":                         "1;2;3",
+	})
+}
