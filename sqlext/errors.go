@@ -221,6 +221,13 @@ func sqlError(err error) error {
 		// KILL QUERY, or the server closing, cancelled the statement.
 		out.Num, out.State, out.Message = mysql.ERQueryInterrupted, "70100", "Query execution was interrupted"
 	}
+	var table, column string
+	if _, err := fmt.Sscanf(out.Message, "table %q does not have column %q", &table, &column); err == nil && out.Num == mysql.ERUnknownError {
+		// An ALTER naming a column the table does not have, refused
+		// while the statement was read (see also alterColumnErrors).
+		out.Num, out.State = mysql.ERBadFieldError, "42S22"
+		out.Message = fmt.Sprintf("Unknown column '%s' in '%s'", column, table)
+	}
 	if out.Num == mysql.ERUnknownError {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to
