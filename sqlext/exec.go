@@ -39,7 +39,7 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 	case *plan.DescribeQuery:
 		return explain(ctx, n)
 	case *plan.AddColumn:
-		return addFilledColumn(ctx, n)
+		return addColumn(ctx, n)
 	}
 	return nil, nil
 }
