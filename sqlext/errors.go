@@ -228,7 +228,7 @@ func sqlError(err error) error {
 		out.Num, out.State = mysql.ERBadFieldError, "42S22"
 		out.Message = fmt.Sprintf("Unknown column '%s' in '%s'", column, table)
 	}
-	if out.Num == mysql.ERUnknownError {
+	if out.Num == mysql.ERUnknownError && !strings.HasPrefix(out.Message, internalError) {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to
 		// recognise them by.
@@ -244,6 +244,11 @@ func sqlError(err error) error {
 	}
 	return &out
 }
+
+// internalError begins the text of the error a panic is answered with,
+// which stays ER_UNKNOWN_ERROR whatever the panic's text holds (a Go
+// "index out of range" was answered as error 1264, out of range value).
+const internalError = "internal error: "
 
 // errorHandler wraps the engine's wire handler: it maps errors through
 // sqlError and turns a panic in any command into an error for that client
@@ -278,7 +283,7 @@ func (h *errorHandler) sessionOf(c *mysql.Conn) *Session {
 func (h *errorHandler) recovered(err *error) {
 	if r := recover(); r != nil {
 		h.log.Error("panic while serving a command", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		*err = mysql.NewSQLError(mysql.ERUnknownError, "HY000", "internal error: %v", r)
+		*err = mysql.NewSQLError(mysql.ERUnknownError, "HY000", internalError+"%v", r)
 	}
 	*err = sqlError(*err)
 }

@@ -40,6 +40,14 @@ func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIt
 		return explain(ctx, n)
 	case *plan.AddColumn:
 		return addColumn(ctx, n)
+	case *plan.DropColumn:
+		return nil, dropChecked(ctx, n)
+	case *plan.AlterPK:
+		return nil, pkChecked(ctx, n)
+	case *plan.CreateCheck:
+		return createCheck(ctx, n)
+	case *plan.Block:
+		return alterWhole(ctx, n, row)
 	}
 	return nil, nil
 }

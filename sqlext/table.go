@@ -495,13 +495,102 @@ func (t *Table) position(order *sql.ColumnOrder) int {
 }
 
 // DropColumn drops a column as MySQL does: it leaves the indexes it is
-// part of, and an index left without columns goes with it.
+// part of, and an index left without columns goes with it. A column of
+// the primary key is refused (see dropRefused).
 func (t *Table) DropColumn(ctx *sql.Context, name string) error {
-	if len(t.info.Schema.Columns) == 1 && t.info.Schema.ColumnIndex(name) == 0 {
-		return mysql.NewSQLError(mysql.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+	if err := dropRefused(t.sch.Schema, name); err != nil {
+		return err
 	}
 	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndexedColumn, DB: t.info.DB, Table: t.info.Name, Name: name}))
 }
+
+// dropRefused is the error DROP COLUMN name of a table of columns sch
+// fails with before anything changes, or nil: the last column, as in
+// MySQL, and a column of the primary key, which storage cannot drop
+// (MySQL takes it out of the key).
+func dropRefused(sch sql.Schema, name string) error {
+	i := sch.IndexOfColName(name)
+	switch {
+	case i < 0:
+		return nil
+	case len(sch) == 1:
+		return mysql.NewSQLError(mysql.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+	case sch[i].PrimaryKey:
+		return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'dropping a column of the primary key'")
+	}
+	for _, c := range sch {
+		switch {
+		case c == sch[i]:
+		case names(c.Generated, sch[i].Name):
+			return mysql.NewSQLError(erDependentByGeneratedColumn, "HY000", "Column '%s' has a generated column dependency.", sch[i].Name)
+		case names(c.Default, sch[i].Name):
+			return dependentByDefault(sch[i].Name, c.Source)
+		}
+	}
+	return nil
+}
+
+// dependentByDefault is MySQL's error for dropping a column another
+// column's default expression reads.
+func dependentByDefault(column, table string) error {
+	return mysql.NewSQLError(erDependentByDefault, "HY000", "Column '%s' of table '%s' has a default value expression dependency and cannot be dropped or renamed.", column, table)
+}
+
+// MySQL's ER_DEPENDENT_BY_GENERATED_COLUMN and
+// ER_DEPENDENT_BY_DEFAULT_GENERATED_VALUE.
+const (
+	erDependentByGeneratedColumn = 3108
+	erDependentByDefault         = 3837
+)
+
+// names says whether expression d reads the column named column.
+func names(d *sql.ColumnDefaultValue, column string) bool {
+	if d == nil {
+		return false
+	}
+	found := false
+	sql.Inspect(d.Expr, func(e sql.Expression) bool {
+		switch e := e.(type) {
+		case *expression.GetField:
+			found = found || strings.EqualFold(e.Name(), column)
+		case *expression.UnresolvedColumn:
+			found = found || strings.EqualFold(e.Name(), column)
+		}
+		return !found
+	})
+	return found
+}
+
+// indexRefused is the error CreateIndex fails with for def before
+// anything changes, or nil.
+func indexRefused(def sql.IndexDef) error {
+	if def.IsFullText() || def.IsSpatial() || def.IsVector() {
+		return sql.ErrUnsupportedFeature.New("FULLTEXT, SPATIAL and VECTOR indexes")
+	}
+	if def.IsPrimary() {
+		return sql.ErrUnsupportedFeature.New("adding a primary key to an existing table")
+	}
+	for _, c := range def.Columns {
+		if c.Length != 0 {
+			return sql.ErrUnsupportedFeature.New("index prefix lengths")
+		}
+	}
+	return nil
+}
+
+// modifiedValue is v, a row's value in a column that MODIFY or CHANGE
+// makes column, as the column holds it, or MySQL's error in strict mode
+// for a value it cannot hold (row counts from 1). NULL in a column made
+// NOT NULL is ER_INVALID_USE_OF_NULL, as MySQL answers for it.
+func modifiedValue(ctx *sql.Context, column *sql.Column, v any, row int) (any, error) {
+	if v == nil && !column.Nullable {
+		return nil, mysql.NewSQLError(erInvalidUseOfNull, "22004", "Invalid use of NULL value")
+	}
+	return storedValue(ctx, column, v, row)
+}
+
+// erInvalidUseOfNull is MySQL's ER_INVALID_USE_OF_NULL.
+const erInvalidUseOfNull = 1138
 
 func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
 	idx := t.sch.Schema.IndexOfColName(name)
@@ -526,19 +615,17 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 		}
 		for r, id, ok := c.Next(); ok; r, id, ok = c.Next() {
 			nr := append(storage.Row{}, r...)
-			if v := r[idx]; v != nil {
-				sv, _, err := column.Type.Convert(ctx, t.codecs[idx].fromStore(v))
-				if err != nil {
-					c.Close()
-					return err
-				}
-				if nr[idx], err = newCodec.toStorage(sv); err != nil {
-					c.Close()
-					return err
-				}
-			} else if !column.Nullable {
+			var v any
+			if r[idx] != nil {
+				v = t.codecs[idx].fromStore(r[idx])
+			}
+			sv, err := modifiedValue(ctx, column, v, len(rows)+1)
+			if err == nil {
+				nr[idx], err = newCodec.toStorage(sv)
+			}
+			if err != nil {
 				c.Close()
-				return sql.ErrInsertIntoNonNullableProvidedNull.New(column.Name)
+				return err
 			}
 			rows = append(rows, nr)
 			ids = append(ids, id)
@@ -550,20 +637,12 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 }
 
 func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
-	if def.IsFullText() || def.IsSpatial() || def.IsVector() {
-		return sql.ErrUnsupportedFeature.New("FULLTEXT, SPATIAL and VECTOR indexes")
+	if err := indexRefused(def); err != nil {
+		return err
 	}
-	if def.IsPrimary() {
-		return sql.ErrUnsupportedFeature.New("adding a primary key to an existing table")
-	}
-	var prefix []uint16
 	cols := make([]string, len(def.Columns))
 	for i, c := range def.Columns {
 		cols[i] = c.Name
-		prefix = append(prefix, uint16(c.Length))
-		if c.Length != 0 {
-			return sql.ErrUnsupportedFeature.New("index prefix lengths")
-		}
 	}
 	name := def.Name
 	if name == "" {
