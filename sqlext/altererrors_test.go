@@ -8,13 +8,15 @@ import (
 // TestAlterColumnErrors: ALTER TABLE naming a column the table does not
 // have, and adding (or renaming to) one it has, answer MySQL's errors
 // and texts; they were 1105 with the engine's own texts (and 1060 with
-// its text for a duplicate).
+// its text for a duplicate, or 1105 when the table has a generated
+// column or a default that reads columns).
 func TestAlterColumnErrors(t *testing.T) {
 	_, _, db := serve(t)
 	mustExecAll(t, db,
 		"CREATE DATABASE ae",
 		"CREATE TABLE ae.t1 (id INT PRIMARY KEY, a INT)",
-		"INSERT INTO ae.t1 VALUES (1, 2)")
+		"INSERT INTO ae.t1 VALUES (1, 2)",
+		"CREATE TABLE ae.g (id INT PRIMARY KEY, a INT, g INT AS (a * 2) STORED, d INT DEFAULT (id + 1))")
 	cases := []struct {
 		q, msg string
 		code   uint16
@@ -32,6 +34,9 @@ func TestAlterColumnErrors(t *testing.T) {
 		{"ALTER TABLE ae.t1 ADD COLUMN A INT AS (id) STORED", "Duplicate column name 'A'", 1060, "42S21"},
 		{"ALTER TABLE ae.t1 ADD COLUMN x INT, ADD COLUMN x JSON DEFAULT (JSON_ARRAY())", "Duplicate column name 'x'", 1060, "42S21"},
 		{"ALTER TABLE ae.t1 RENAME COLUMN a TO id", "Duplicate column name 'id'", 1060, "42S21"},
+		// The engine's text was of an ambiguous name, a column of a
+		// generated column's or a default's table twice.
+		{"ALTER TABLE ae.g ADD COLUMN a INT", "Duplicate column name 'a'", 1060, "42S21"},
 	}
 	for _, c := range cases {
 		_, err := db.Exec(c.q)

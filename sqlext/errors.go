@@ -198,6 +198,32 @@ func overflowingLiteral(msg string) (string, bool) {
 	return rest[:j], true
 }
 
+// addedTwice finds the column in the engine's message for a name that
+// two columns of one table hold, which is how it refuses ALTER TABLE
+// ... ADD COLUMN of a name the table has when the table's generated
+// columns or defaults read columns ("ambiguous column name "a", it's
+// present in all these tables: [t t]"). A name two tables of a query
+// hold is another error.
+func addedTwice(msg string) (string, bool) {
+	const head, mid = `ambiguous column name "`, `", it's present in all these tables: [`
+	rest, ok := strings.CutPrefix(msg, head)
+	if !ok {
+		return "", false
+	}
+	name, tables, ok := strings.Cut(rest, mid)
+	tables, closed := strings.CutSuffix(tables, "]")
+	fields := strings.Fields(tables)
+	if !ok || !closed || len(fields) < 2 {
+		return "", false
+	}
+	for _, f := range fields[1:] {
+		if f != fields[0] {
+			return "", false
+		}
+	}
+	return name, true
+}
+
 // sqlError is the single point where any error bound for a client becomes a
 // MySQL error with a code and SQLSTATE.
 func sqlError(err error) error {
@@ -227,6 +253,9 @@ func sqlError(err error) error {
 		// while the statement was read (see also alterColumnErrors).
 		out.Num, out.State = mysql.ERBadFieldError, "42S22"
 		out.Message = fmt.Sprintf("Unknown column '%s' in '%s'", column, table)
+	}
+	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
+		out = *duplicateColumn(name).(*mysql.SQLError)
 	}
 	if out.Num == mysql.ERUnknownError && !strings.HasPrefix(out.Message, internalError) {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
