@@ -36,6 +36,9 @@ func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, erro
 	if err != nil || !ok {
 		return nil, err
 	}
+	if err := commitPending(ctx); err != nil {
+		return nil, err
+	}
 	d, err := newDraft(t)
 	if err != nil {
 		return nil, err
@@ -146,15 +149,7 @@ func dropChecked(ctx *sql.Context, n *plan.DropColumn) error {
 func alteredTable(ctx *sql.Context, clauses []sql.Node) (*Table, bool, error) {
 	var t *Table
 	for _, c := range clauses {
-		switch c := c.(type) {
-		case *plan.AddColumn, *plan.DropColumn, *plan.ModifyColumn, *plan.RenameColumn,
-			*plan.AlterDefaultSet, *plan.AlterDefaultDrop, *plan.AlterAutoIncrement,
-			*plan.AlterPK, *plan.CreateCheck, *plan.DropCheck:
-		case *plan.AlterIndex:
-			if c.Action == plan.IndexAction_DisableEnableKeys {
-				return nil, false, nil
-			}
-		default:
+		if x, ok := c.(*plan.AlterIndex); !alterClause(c) || ok && x.Action == plan.IndexAction_DisableEnableKeys {
 			return nil, false, nil
 		}
 		ct, err := alteredBy(ctx, c)
@@ -175,6 +170,32 @@ func alteredTable(ctx *sql.Context, clauses []sql.Node) (*Table, bool, error) {
 		return nil, false, err
 	}
 	return t, true, nil
+}
+
+// alterClause says whether n is a clause of ALTER TABLE of a kind
+// draft.play knows.
+func alterClause(n sql.Node) bool {
+	switch n.(type) {
+	case *plan.AddColumn, *plan.DropColumn, *plan.ModifyColumn, *plan.RenameColumn,
+		*plan.AlterDefaultSet, *plan.AlterDefaultDrop, *plan.AlterAutoIncrement,
+		*plan.AlterPK, *plan.CreateCheck, *plan.DropCheck, *plan.AlterIndex:
+		return true
+	}
+	return false
+}
+
+// commitPending commits the session's transaction before a clause of
+// ALTER TABLE runs, as MySQL commits implicitly before such a
+// statement. The engine commits only after it, by when the rows the
+// transaction had written no longer fit a table that had gained or lost
+// a column: the ALTER failed with 1105, done, and the rows were lost.
+func commitPending(ctx *sql.Context) error {
+	tx := txFrom(ctx)
+	ts, ok := ctx.Session.(sql.TransactionSession)
+	if tx == nil || !ok {
+		return nil
+	}
+	return ts.CommitTransaction(ctx, tx)
 }
 
 // draft is a table as the clauses of an ALTER played so far leave it.

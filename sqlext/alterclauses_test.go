@@ -123,3 +123,36 @@ func TestFailingAlterLeavesTableAsItWas(t *testing.T) {
 	_, err := db.Exec("INSERT INTO fa.t (id, c) VALUES (4, 0)")
 	wantMySQLError(t, err, 3819, "")
 }
+
+// TestAlterCommitsPendingWrites: ALTER TABLE in a transaction commits
+// the rows the transaction wrote before it changes the table, as MySQL
+// commits implicitly before the statement, so they get the added
+// column's value and a ROLLBACK after it has nothing to undo. The
+// engine committed them only after the ALTER, when they no longer fit
+// the table: the ALTER failed with 1105, though done, and the rows were
+// lost.
+func TestAlterCommitsPendingWrites(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE tx",
+		"CREATE TABLE tx.t (id INT PRIMARY KEY, a INT)",
+		"INSERT INTO tx.t VALUES (1, 5)")
+	conn, exec := oneSession(t, db)
+	for _, q := range []string{
+		"BEGIN",
+		"INSERT INTO tx.t VALUES (2, 7)",
+		"ALTER TABLE tx.t ADD COLUMN g INT AS (a * 3) STORED, ADD COLUMN d INT DEFAULT (id + 100)",
+		"ROLLBACK",
+		"BEGIN",
+		"UPDATE tx.t SET a = 6 WHERE id = 1",
+		"ALTER TABLE tx.t ADD COLUMN c INT NOT NULL",
+		"ROLLBACK",
+	} {
+		if err := exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if got, want := flat(queryStrings(t, conn, "SELECT * FROM tx.t ORDER BY id")), "1,6,18,101,0;2,7,21,102,0"; got != want {
+		t.Errorf("after the ALTERs in transactions:\n got %s\nwant %s", got, want)
+	}
+}

@@ -17,6 +17,11 @@ type execOverrides struct{}
 func newExecBuilder() sql.NodeExecBuilder { return rowexec.NewOverrideBuilder(execOverrides{}) }
 
 func (execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+	if alterClause(n) {
+		if err := commitPending(ctx); err != nil {
+			return nil, err
+		}
+	}
 	switch n := n.(type) {
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
