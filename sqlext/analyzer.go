@@ -29,8 +29,14 @@ type AnalyzerRule struct {
 // JSON NULLs, numbers stored as dates, generated columns recomputed by ON
 // DUPLICATE KEY UPDATE), then doubleDecimalsRule, which fixes the decimals a DOUBLE
 // result is written with, and last the session's own database given
-// back.
+// back. The engine's own check of an ALTER TABLE's clauses
+// (resolveAlterColumn) answers with MySQL's errors (alterColumnErrors).
 func init() {
+	for i, r := range analyzer.OnceBeforeDefault {
+		if r.Id == analyzer.ResolveAlterColumnId {
+			analyzer.OnceBeforeDefault[i].Apply = alterColumnErrors(r.Apply)
+		}
+	}
 	beforeEveryStatement(dateFunctionRule, dateFunctions)
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)

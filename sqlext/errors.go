@@ -198,6 +198,32 @@ func overflowingLiteral(msg string) (string, bool) {
 	return rest[:j], true
 }
 
+// addedTwice finds the column in the engine's message for a name that
+// two columns of one table hold, which is how it refuses ALTER TABLE
+// ... ADD COLUMN of a name the table has when the table's generated
+// columns or defaults read columns ("ambiguous column name "a", it's
+// present in all these tables: [t t]"). A name two tables of a query
+// hold is another error.
+func addedTwice(msg string) (string, bool) {
+	const head, mid = `ambiguous column name "`, `", it's present in all these tables: [`
+	rest, ok := strings.CutPrefix(msg, head)
+	if !ok {
+		return "", false
+	}
+	name, tables, ok := strings.Cut(rest, mid)
+	tables, closed := strings.CutSuffix(tables, "]")
+	fields := strings.Fields(tables)
+	if !ok || !closed || len(fields) < 2 {
+		return "", false
+	}
+	for _, f := range fields[1:] {
+		if f != fields[0] {
+			return "", false
+		}
+	}
+	return name, true
+}
+
 // sqlError is the single point where any error bound for a client becomes a
 // MySQL error with a code and SQLSTATE.
 func sqlError(err error) error {
@@ -222,7 +248,17 @@ func sqlError(err error) error {
 		out.Num, out.State, out.Message = mysql.ERQueryInterrupted, "70100", "Query execution was interrupted"
 	}
 	collationError(&out)
-	if out.Num == mysql.ERUnknownError {
+	var table, column string
+	if _, err := fmt.Sscanf(out.Message, "table %q does not have column %q", &table, &column); err == nil && out.Num == mysql.ERUnknownError {
+		// An ALTER naming a column the table does not have, refused
+		// while the statement was read (see also alterColumnErrors).
+		out.Num, out.State = mysql.ERBadFieldError, "42S22"
+		out.Message = fmt.Sprintf("Unknown column '%s' in '%s'", column, table)
+	}
+	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
+		out = *duplicateColumn(name).(*mysql.SQLError)
+	}
+	if out.Num == mysql.ERUnknownError && !strings.HasPrefix(out.Message, internalError) {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to
 		// recognise them by.
@@ -238,6 +274,11 @@ func sqlError(err error) error {
 	}
 	return &out
 }
+
+// internalError begins the text of the error a panic is answered with,
+// which stays ER_UNKNOWN_ERROR whatever the panic's text holds (a Go
+// "index out of range" was answered as error 1264, out of range value).
+const internalError = "internal error: "
 
 // errorHandler wraps the engine's wire handler: it maps errors through
 // sqlError and turns a panic in any command into an error for that client
@@ -272,7 +313,7 @@ func (h *errorHandler) sessionOf(c *mysql.Conn) *Session {
 func (h *errorHandler) recovered(err *error) {
 	if r := recover(); r != nil {
 		h.log.Error("panic while serving a command", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-		*err = mysql.NewSQLError(mysql.ERUnknownError, "HY000", "internal error: %v", r)
+		*err = mysql.NewSQLError(mysql.ERUnknownError, "HY000", internalError+"%v", r)
 	}
 	*err = sqlError(*err)
 }

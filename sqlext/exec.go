@@ -23,6 +23,11 @@ func newExecBuilder() sql.NodeExecBuilder {
 }
 
 func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+	if alterClause(n) {
+		if err := commitPending(ctx); err != nil {
+			return nil, err
+		}
+	}
 	switch n := n.(type) {
 	case *plan.Distinct:
 		return collatedDistinct(ctx, o.b, n, row)
@@ -49,7 +54,15 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	case *plan.DescribeQuery:
 		return explain(ctx, n)
 	case *plan.AddColumn:
-		return addFilledColumn(ctx, n)
+		return addColumn(ctx, n)
+	case *plan.DropColumn:
+		return nil, dropChecked(ctx, n)
+	case *plan.AlterPK:
+		return nil, pkChecked(ctx, n)
+	case *plan.CreateCheck:
+		return createCheck(ctx, n)
+	case *plan.Block:
+		return alterWhole(ctx, n, row)
 	}
 	return nil, nil
 }

@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
-	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
@@ -359,114 +359,108 @@ func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.Colum
 		return err
 	}
 	pos := t.position(order)
-	// A stored generated column, and a JSON column's expression default,
-	// are computed for the rows already there before the column is added,
-	// so that a value that does not fit fails the ALTER with nothing
-	// changed. (The engine fills in a generated column only for tables it
-	// can rewrite whole, and other expression defaults itself after this:
-	// see addFilledColumn.)
-	per := filledPerRow(column)
-	// fillValue is what the rows already there hold in the new column
-	// once it is added, and fill the same as storage keeps it.
-	var fillValue, fill any
-	if column.Default != nil && column.Default.IsLiteral() {
-		if fillValue, err = evalKeepingNull(ctx, column.Default, column.Type, nil); err != nil {
-			return err
-		}
-	} else if !column.Nullable && t.info.Rows > 0 {
-		fillValue = column.Type.Zero()
-		if fillValue == nil && types.IsJSON(column.Type) && per != nil {
-			fillValue = types.JSONDocument{} // until each row gets its value
-		}
-	}
-	if fill, err = codecFor(column.Type).toStorage(fillValue); err != nil {
-		return err
-	}
-	var rows, filled []sql.Row
-	if per != nil && t.info.Rows > 0 {
-		var err error
-		if rows, filled, err = t.generate(ctx, per, column.Type, pos, fillValue); err != nil {
+	var stored []storage.Row
+	var ids []string
+	if perRow(column) {
+		if stored, ids, err = t.storedRows(); err != nil {
 			return err
 		}
 	}
-	if err := t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpAddColumn, DB: t.info.DB, Table: t.info.Name, Column: &sc, Position: pos, Fill: fill})); err != nil {
+	fill, values, err := addedValues(ctx, t.sch.Schema, column, pos, t.asSQL(stored), t.info.Rows > 0)
+	if err != nil {
 		return err
 	}
-	if len(rows) == 0 {
+	c := codecFor(column.Type)
+	sfill, err := c.toStorage(fill)
+	if err != nil {
+		return err
+	}
+	// Each row's own value, if it has one, replaces the fill in a
+	// second command, which fails if a row changed since it was read.
+	var (
+		old, now []storage.Row
+		rowIDs   []uint64
+		highest  uint64
+	)
+	for i, r := range stored {
+		v, err := c.toStorage(values[i])
+		if err != nil {
+			return err
+		}
+		at := pos
+		if at < 0 {
+			at = len(r)
+		}
+		old = append(old, slices.Insert(slices.Clone(r), at, sfill))
+		now = append(now, slices.Insert(slices.Clone(r), at, v))
+		if t.keyless() {
+			rowIDs = append(rowIDs, keylessRowID(ids[i]))
+		}
+		if n, ok := unsignedOf(values[i]); ok && column.AutoIncrement {
+			highest = max(highest, n)
+		}
+	}
+	if err := t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpAddColumn, DB: t.info.DB, Table: t.info.Name, Column: &sc, Position: pos, Fill: sfill})); err != nil {
+		return err
+	}
+	if values == nil {
 		return nil
 	}
-	up := t.Updater(ctx)
-	for i := range rows {
-		if err := up.Update(ctx, rows[i], filled[i]); err != nil {
-			up.Close(ctx)
-			return err
-		}
+	ops := []storage.Op{
+		{Kind: storage.OpDelete, DB: t.info.DB, Table: t.info.Name, Keys: ids, Rows: old},
+		{Kind: storage.OpInsert, DB: t.info.DB, Table: t.info.Name, Rows: now, RowIDs: rowIDs},
 	}
-	return up.Close(ctx)
+	if column.AutoIncrement {
+		ops = append(ops, storage.Op{Kind: storage.OpSetAutoInc, DB: t.info.DB, Table: t.info.Name, AutoInc: highest + 1})
+	}
+	return t.refreshAfter(ctx, t.p.propose(ctx, ops...))
 }
 
-// evalKeepingNull is a default or generated value d of a row as a value
-// of typ, SQL NULL kept NULL: the engine's conversion makes a JSON null
-// document of it, where MySQL stores SQL NULL (see jsonnull.go).
-func evalKeepingNull(ctx *sql.Context, d *sql.ColumnDefaultValue, typ sql.Type, row sql.Row) (any, error) {
-	kept, _, err := keepJSONNull(d)
-	if err != nil {
-		return nil, err
-	}
-	v, err := kept.(*sql.ColumnDefaultValue).Eval(ctx, row)
-	if err != nil || v == nil {
-		return nil, err
-	}
-	v, _, err = typ.Convert(ctx, v)
-	return v, err
+// rowsNow is every committed row of the table, read at one instant (see
+// storedRows).
+func (t *Table) rowsNow() ([]sql.Row, error) {
+	stored, _, err := t.storedRows()
+	return t.asSQL(stored), err
 }
 
-// generate returns the table's rows laid out with a new column at pos
-// (last when pos is -1), holding fill, as they will be stored once the
-// column is added, and the same rows with d's value for each. The engine
-// resolves the expression against the table as it stands before the
-// column is added.
-func (t *Table) generate(ctx *sql.Context, d *sql.ColumnDefaultValue, typ sql.Type, pos int, fill any) (rows, filled []sql.Row, err error) {
-	parts, err := t.Partitions(ctx)
+func (t *Table) asSQL(stored []storage.Row) []sql.Row {
+	rows := make([]sql.Row, len(stored))
+	for i, r := range stored {
+		rows[i] = t.toSQL(r)
+	}
+	return rows
+}
+
+// storedRows is every committed row of the table as storage holds it,
+// with its identity, read at one instant; a table without a primary key
+// has them in the order they were inserted.
+func (t *Table) storedRows() ([]storage.Row, []string, error) {
+	cursors, err := t.p.store.ScanTable(t.info.DB, t.info.Name)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, translateStorage(err)
 	}
-	for {
-		part, err := parts.Next(ctx)
-		if err == io.EOF {
-			return rows, filled, nil
+	var rows []storage.Row
+	var ids []string
+	for _, c := range cursors {
+		for r, id, ok := c.Next(); ok; r, id, ok = c.Next() {
+			rows = append(rows, r)
+			ids = append(ids, id)
 		}
-		if err != nil {
-			return nil, nil, err
-		}
-		iter, err := t.PartitionRows(ctx, part)
-		if err != nil {
-			return nil, nil, err
-		}
-		for {
-			r, err := iter.Next(ctx)
-			if err == io.EOF {
-				break
-			}
-			var v any
-			if err == nil {
-				v, err = evalKeepingNull(ctx, d, typ, r)
-			}
-			if err != nil {
-				iter.Close(ctx)
-				return nil, nil, err
-			}
-			at := pos
-			if at < 0 {
-				at = len(r)
-			}
-			rows = append(rows, slices.Insert(r.Copy(), at, fill))
-			filled = append(filled, slices.Insert(r.Copy(), at, v))
-		}
-		if err := iter.Close(ctx); err != nil {
-			return nil, nil, err
-		}
+		c.Close()
 	}
+	if t.keyless() {
+		order := make([]int, len(ids))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(keylessRowID(ids[a]), keylessRowID(ids[b])) })
+		sortedRows, sortedIDs := make([]storage.Row, len(ids)), make([]string, len(ids))
+		for i, o := range order {
+			sortedRows[i], sortedIDs[i] = rows[o], ids[o]
+		}
+		rows, ids = sortedRows, sortedIDs
+	}
+	return rows, ids, nil
 }
 
 // refreshAfter reloads the table's description after a schema change: the
@@ -504,13 +498,102 @@ func (t *Table) position(order *sql.ColumnOrder) int {
 }
 
 // DropColumn drops a column as MySQL does: it leaves the indexes it is
-// part of, and an index left without columns goes with it.
+// part of, and an index left without columns goes with it. A column of
+// the primary key is refused (see dropRefused).
 func (t *Table) DropColumn(ctx *sql.Context, name string) error {
-	if len(t.info.Schema.Columns) == 1 && t.info.Schema.ColumnIndex(name) == 0 {
-		return mysql.NewSQLError(mysql.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+	if err := dropRefused(t.sch.Schema, name); err != nil {
+		return err
 	}
 	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpDropIndexedColumn, DB: t.info.DB, Table: t.info.Name, Name: name}))
 }
+
+// dropRefused is the error DROP COLUMN name of a table of columns sch
+// fails with before anything changes, or nil: the last column, as in
+// MySQL, and a column of the primary key, which storage cannot drop
+// (MySQL takes it out of the key).
+func dropRefused(sch sql.Schema, name string) error {
+	i := sch.IndexOfColName(name)
+	switch {
+	case i < 0:
+		return nil
+	case len(sch) == 1:
+		return mysql.NewSQLError(mysql.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+	case sch[i].PrimaryKey:
+		return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'dropping a column of the primary key'")
+	}
+	for _, c := range sch {
+		switch {
+		case c == sch[i]:
+		case names(c.Generated, sch[i].Name):
+			return mysql.NewSQLError(erDependentByGeneratedColumn, "HY000", "Column '%s' has a generated column dependency.", sch[i].Name)
+		case names(c.Default, sch[i].Name):
+			return dependentByDefault(sch[i].Name, c.Source)
+		}
+	}
+	return nil
+}
+
+// dependentByDefault is MySQL's error for dropping a column another
+// column's default expression reads.
+func dependentByDefault(column, table string) error {
+	return mysql.NewSQLError(erDependentByDefault, "HY000", "Column '%s' of table '%s' has a default value expression dependency and cannot be dropped or renamed.", column, table)
+}
+
+// MySQL's ER_DEPENDENT_BY_GENERATED_COLUMN and
+// ER_DEPENDENT_BY_DEFAULT_GENERATED_VALUE.
+const (
+	erDependentByGeneratedColumn = 3108
+	erDependentByDefault         = 3837
+)
+
+// names says whether expression d reads the column named column.
+func names(d *sql.ColumnDefaultValue, column string) bool {
+	if d == nil {
+		return false
+	}
+	found := false
+	sql.Inspect(d.Expr, func(e sql.Expression) bool {
+		switch e := e.(type) {
+		case *expression.GetField:
+			found = found || strings.EqualFold(e.Name(), column)
+		case *expression.UnresolvedColumn:
+			found = found || strings.EqualFold(e.Name(), column)
+		}
+		return !found
+	})
+	return found
+}
+
+// indexRefused is the error CreateIndex fails with for def before
+// anything changes, or nil.
+func indexRefused(def sql.IndexDef) error {
+	if def.IsFullText() || def.IsSpatial() || def.IsVector() {
+		return sql.ErrUnsupportedFeature.New("FULLTEXT, SPATIAL and VECTOR indexes")
+	}
+	if def.IsPrimary() {
+		return sql.ErrUnsupportedFeature.New("adding a primary key to an existing table")
+	}
+	for _, c := range def.Columns {
+		if c.Length != 0 {
+			return sql.ErrUnsupportedFeature.New("index prefix lengths")
+		}
+	}
+	return nil
+}
+
+// modifiedValue is v, a row's value in a column that MODIFY or CHANGE
+// makes column, as the column holds it, or MySQL's error in strict mode
+// for a value it cannot hold (row counts from 1). NULL in a column made
+// NOT NULL is ER_INVALID_USE_OF_NULL, as MySQL answers for it.
+func modifiedValue(ctx *sql.Context, column *sql.Column, v any, row int) (any, error) {
+	if v == nil && !column.Nullable {
+		return nil, mysql.NewSQLError(erInvalidUseOfNull, "22004", "Invalid use of NULL value")
+	}
+	return storedValue(ctx, column, v, row)
+}
+
+// erInvalidUseOfNull is MySQL's ER_INVALID_USE_OF_NULL.
+const erInvalidUseOfNull = 1138
 
 func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
 	idx := t.sch.Schema.IndexOfColName(name)
@@ -535,19 +618,17 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 		}
 		for r, id, ok := c.Next(); ok; r, id, ok = c.Next() {
 			nr := append(storage.Row{}, r...)
-			if v := r[idx]; v != nil {
-				sv, _, err := column.Type.Convert(ctx, t.codecs[idx].fromStore(v))
-				if err != nil {
-					c.Close()
-					return err
-				}
-				if nr[idx], err = newCodec.toStorage(sv); err != nil {
-					c.Close()
-					return err
-				}
-			} else if !column.Nullable {
+			var v any
+			if r[idx] != nil {
+				v = t.codecs[idx].fromStore(r[idx])
+			}
+			sv, err := modifiedValue(ctx, column, v, len(rows)+1)
+			if err == nil {
+				nr[idx], err = newCodec.toStorage(sv)
+			}
+			if err != nil {
 				c.Close()
-				return sql.ErrInsertIntoNonNullableProvidedNull.New(column.Name)
+				return err
 			}
 			rows = append(rows, nr)
 			ids = append(ids, id)
@@ -559,20 +640,12 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 }
 
 func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
-	if def.IsFullText() || def.IsSpatial() || def.IsVector() {
-		return sql.ErrUnsupportedFeature.New("FULLTEXT, SPATIAL and VECTOR indexes")
+	if err := indexRefused(def); err != nil {
+		return err
 	}
-	if def.IsPrimary() {
-		return sql.ErrUnsupportedFeature.New("adding a primary key to an existing table")
-	}
-	var prefix []uint16
 	cols := make([]string, len(def.Columns))
 	for i, c := range def.Columns {
 		cols[i] = c.Name
-		prefix = append(prefix, uint16(c.Length))
-		if c.Length != 0 {
-			return sql.ErrUnsupportedFeature.New("index prefix lengths")
-		}
 	}
 	name := def.Name
 	if name == "" {

@@ -1,0 +1,500 @@
+package sqlext
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// alterWhole runs an ALTER TABLE of several clauses on one of our
+// tables whole or not at all, as MySQL does. The engine plans such a
+// statement as a block of one node per clause and runs them in turn,
+// each its own log command, so a clause that failed left the ones
+// before it done: ADD COLUMN c1 ..., ADD COLUMN c2 ... AFTER c1 whose
+// second value did not fit left c1 added, and DROP COLUMN a, DROP
+// COLUMN id dropped a before refusing id. Here the clauses are first
+// played on a draft of the table (its columns, its rows as values and
+// its keys) with every check their execution makes; only when the
+// whole statement passes are they run, in order. Clauses of other
+// kinds, a table with foreign keys (whose clauses check and change
+// other tables) and other engines' tables are left to the engine.
+//
+// Each clause is still its own log command, since storage takes one
+// schema change per command: a node that stops, or a write of another
+// session that changes a row between two of them, can leave the first
+// clauses done (see docs/sql/compatibility.md).
+func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, error) {
+	if n.Pref != nil {
+		return nil, nil // a stored routine's body
+	}
+	t, ok, err := alteredTable(ctx, n.Children())
+	if err != nil || !ok {
+		return nil, err
+	}
+	if err := commitPending(ctx); err != nil {
+		return nil, err
+	}
+	d, err := newDraft(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range n.Children() {
+		if err := d.play(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	b := newExecBuilder()
+	for _, c := range n.Children() {
+		iter, err := b.Build(ctx, c, row)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := sql.RowIterToRows(ctx, iter); err != nil {
+			return nil, err
+		}
+	}
+	n.SetSchema(types.OkResultSchema)
+	return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+}
+
+// createCheck runs ALTER TABLE ... ADD CHECK on one of our tables. The
+// engine checked the rows already there through the table as the
+// statement found it, which after an earlier clause of the same ALTER
+// had added or dropped a column read rows of another length (a Go
+// panic, answered as an error) or the wrong column. Here the rows are
+// read as they are and the check's columns found by name.
+func createCheck(ctx *sql.Context, n *plan.CreateCheck) (sql.RowIter, error) {
+	t, err := alteredBy(ctx, n)
+	if t == nil || err != nil {
+		return nil, err
+	}
+	rows, err := t.rowsNow()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHolds(ctx, n.Check, t.sch.Schema, rows); err != nil {
+		return nil, err
+	}
+	def, err := plan.NewCheckDefinition(ctx, n.Check)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.CreateCheck(ctx, def); err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+}
+
+// checkHolds fails with MySQL's ER_CHECK_CONSTRAINT_VIOLATED when an
+// enforced check is false for one of rows, laid out as sch.
+func checkHolds(ctx *sql.Context, check *sql.CheckConstraint, sch sql.Schema, rows []sql.Row) error {
+	if check == nil || !check.Enforced {
+		return nil
+	}
+	e, err := boundByName(check.Expr, sch)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		res, err := sql.EvaluateCondition(ctx, e, r)
+		if err != nil {
+			return err
+		}
+		if sql.IsFalse(res) {
+			return sql.ErrCheckConstraintViolated.New(check.Name)
+		}
+	}
+	return nil
+}
+
+// primaryKeyRefused is the error for ALTER TABLE ... ADD or DROP
+// PRIMARY KEY, and ADD COLUMN ... PRIMARY KEY, of one of our tables:
+// storage keeps a table's primary key from its creation on. The engine
+// answered a text of its own under ER_UNKNOWN_ERROR, and added a column
+// declared PRIMARY KEY as a plain one.
+func primaryKeyRefused() error {
+	return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'changing the primary key of an existing table'")
+}
+
+// pkChecked refuses ALTER TABLE ... ADD or DROP PRIMARY KEY of one of
+// our tables (primaryKeyRefused).
+func pkChecked(ctx *sql.Context, n *plan.AlterPK) error {
+	t, err := alteredBy(ctx, n)
+	if t == nil || err != nil {
+		return err
+	}
+	return primaryKeyRefused()
+}
+
+// dropChecked refuses DROP COLUMN of one of our tables as its execution
+// would (dropRefused), before the engine's checks, which answered a
+// column another's default reads with a text of its own under
+// ER_UNKNOWN_ERROR.
+func dropChecked(ctx *sql.Context, n *plan.DropColumn) error {
+	t, err := alteredBy(ctx, n)
+	if t == nil || err != nil {
+		return err
+	}
+	return dropRefused(n.TargetSchema(), n.Column)
+}
+
+// alteredTable is the one table of ours that every clause of an ALTER
+// TABLE alters, when every clause is of a kind draft.play knows and
+// the table has no foreign keys.
+func alteredTable(ctx *sql.Context, clauses []sql.Node) (*Table, bool, error) {
+	var t *Table
+	for _, c := range clauses {
+		if x, ok := c.(*plan.AlterIndex); !alterClause(c) || ok && x.Action == plan.IndexAction_DisableEnableKeys {
+			return nil, false, nil
+		}
+		ct, err := alteredBy(ctx, c)
+		if ct == nil || err != nil || t != nil && (ct.info.DB != t.info.DB || ct.info.Name != t.info.Name) {
+			return nil, false, err
+		}
+		t = ct
+	}
+	if t == nil {
+		return nil, false, nil
+	}
+	declared, err := t.GetDeclaredForeignKeys(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	referenced, err := t.GetReferencedForeignKeys(ctx)
+	if err != nil || len(declared) > 0 || len(referenced) > 0 {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// alterClause says whether n is a clause of ALTER TABLE of a kind
+// draft.play knows.
+func alterClause(n sql.Node) bool {
+	switch n.(type) {
+	case *plan.AddColumn, *plan.DropColumn, *plan.ModifyColumn, *plan.RenameColumn,
+		*plan.AlterDefaultSet, *plan.AlterDefaultDrop, *plan.AlterAutoIncrement,
+		*plan.AlterPK, *plan.CreateCheck, *plan.DropCheck, *plan.AlterIndex:
+		return true
+	}
+	return false
+}
+
+// commitPending commits the session's transaction before a clause of
+// ALTER TABLE runs, as MySQL commits implicitly before such a
+// statement. The engine commits only after it, by when the rows the
+// transaction had written no longer fit a table that had gained or lost
+// a column: the ALTER failed with 1105, done, and the rows were lost.
+func commitPending(ctx *sql.Context) error {
+	tx := txFrom(ctx)
+	ts, ok := ctx.Session.(sql.TransactionSession)
+	if tx == nil || !ok {
+		return nil
+	}
+	return ts.CommitTransaction(ctx, tx)
+}
+
+// draft is a table as the clauses of an ALTER played so far leave it.
+type draft struct {
+	name string
+	// collation is the table's, which a text column declared without
+	// one takes.
+	collation sql.CollationID
+	sch       sql.Schema
+	rows      []sql.Row
+	keys      []draftKey
+}
+
+// draftKey is an index of a draft, the primary key named PRIMARY.
+type draftKey struct {
+	name   string
+	cols   []string
+	unique bool
+}
+
+func newDraft(t *Table) (*draft, error) {
+	rows, err := t.rowsNow()
+	if err != nil {
+		return nil, err
+	}
+	d := &draft{name: t.Name(), collation: t.Collation(), sch: t.sch.Schema.Copy(), rows: rows}
+	if pk := t.info.Schema.PK; len(pk) > 0 {
+		k := draftKey{name: "PRIMARY", unique: true}
+		for _, c := range pk {
+			k.cols = append(k.cols, t.info.Schema.Columns[c].Name)
+		}
+		d.keys = append(d.keys, k)
+	}
+	for _, x := range t.info.Indexes {
+		d.keys = append(d.keys, draftKey{name: x.Name, cols: slices.Clone(x.Columns), unique: x.Unique})
+	}
+	return d, nil
+}
+
+// play applies one clause to the draft, failing as its execution on the
+// table would.
+func (d *draft) play(ctx *sql.Context, clause sql.Node) error {
+	switch c := clause.(type) {
+	case *plan.AddColumn:
+		return d.add(ctx, c)
+	case *plan.DropColumn:
+		// The clause's own schema holds the expressions the analyzer
+		// resolved, which dropRefused reads.
+		if err := dropRefused(c.TargetSchema(), c.Column); err != nil {
+			return err
+		}
+		return d.drop(ctx, c.Column)
+	case *plan.ModifyColumn:
+		return d.modify(ctx, c)
+	case *plan.RenameColumn:
+		if i := d.sch.IndexOfColName(c.ColumnName); i >= 0 {
+			d.rename(i, c.NewColumnName)
+		}
+	case *plan.AlterDefaultSet:
+		if i := d.sch.IndexOfColName(c.ColumnName); i >= 0 {
+			col := *d.sch[i]
+			col.Default = c.Default
+			d.sch[i] = &col
+		}
+	case *plan.AlterDefaultDrop:
+		if i := d.sch.IndexOfColName(c.ColumnName); i >= 0 {
+			col := *d.sch[i]
+			col.Default = nil
+			d.sch[i] = &col
+		}
+	case *plan.AlterIndex:
+		return d.index(ctx, c)
+	case *plan.AlterPK:
+		return primaryKeyRefused()
+	case *plan.CreateCheck:
+		return checkHolds(ctx, c.Check, d.sch, d.rows)
+	}
+	return nil
+}
+
+func (d *draft) add(ctx *sql.Context, c *plan.AddColumn) error {
+	col := c.Column()
+	if col.PrimaryKey {
+		return primaryKeyRefused()
+	}
+	if o := c.Order(); o != nil && !o.First && d.sch.IndexOfColName(o.AfterColumn) < 0 {
+		return unknownColumn(o.AfterColumn, d.name)
+	}
+	if d.sch.IndexOfColName(col.Name) >= 0 {
+		return duplicateColumn(col.Name)
+	}
+	if err := collateAsTable(col, d.collation); err != nil {
+		return err
+	}
+	pos := d.position(c.Order())
+	fill, values, err := addedValues(ctx, d.sch, col, pos, d.rows, len(d.rows) > 0)
+	if err != nil {
+		return err
+	}
+	if pos < 0 {
+		pos = len(d.sch)
+	}
+	for i, r := range d.rows {
+		v := fill
+		if values != nil {
+			v = values[i]
+		}
+		d.rows[i] = slices.Insert(r, pos, v)
+	}
+	d.sch = slices.Insert(d.sch, pos, col)
+	return nil
+}
+
+// position is where a column placed by order goes (-1: last), as
+// Table.position reads it.
+func (d *draft) position(order *sql.ColumnOrder) int {
+	switch {
+	case order == nil:
+		return -1
+	case order.First:
+		return 0
+	case order.AfterColumn != "":
+		if i := d.sch.IndexOfColName(order.AfterColumn); i >= 0 {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+func (d *draft) drop(ctx *sql.Context, name string) error {
+	i := d.sch.IndexOfColName(name)
+	if i < 0 {
+		return nil
+	}
+	d.sch = slices.Delete(d.sch, i, i+1)
+	for r := range d.rows {
+		d.rows[r] = slices.Delete(d.rows[r], i, i+1)
+	}
+	// The column leaves its indexes (storage's OpDropIndexedColumn); a
+	// unique one left with columns must still hold each key once.
+	keys := d.keys[:0]
+	for _, k := range d.keys {
+		had := len(k.cols)
+		k.cols = slices.DeleteFunc(k.cols, func(c string) bool { return sameName(c, name) })
+		if len(k.cols) == 0 {
+			continue
+		}
+		if k.unique && len(k.cols) < had {
+			if err := d.unique(ctx, k); err != nil {
+				return err
+			}
+		}
+		keys = append(keys, k)
+	}
+	d.keys = keys
+	return nil
+}
+
+func (d *draft) modify(ctx *sql.Context, c *plan.ModifyColumn) error {
+	i := d.sch.IndexOfColName(c.Column())
+	if i < 0 {
+		return unknownColumn(c.Column(), d.name)
+	}
+	col := c.NewColumn()
+	if err := collateAsTable(col, d.collation); err != nil {
+		return err
+	}
+	for r, row := range d.rows {
+		v, err := modifiedValue(ctx, col, row[i], r+1)
+		if err != nil {
+			return err
+		}
+		row[i] = v
+	}
+	// Table.ModifyColumn's place: found before the column leaves its own.
+	pos := d.position(c.Order())
+	if pos > i {
+		pos--
+	}
+	d.sch[i] = col
+	d.rename(i, col.Name)
+	if pos >= 0 && pos != i {
+		d.sch = slices.Insert(slices.Delete(d.sch, i, i+1), pos, col)
+		for r, row := range d.rows {
+			v := row[i]
+			d.rows[r] = slices.Insert(slices.Delete(row, i, i+1), pos, v)
+		}
+	}
+	for _, k := range d.keys {
+		if k.unique && slices.ContainsFunc(k.cols, func(n string) bool { return sameName(n, col.Name) }) {
+			if err := d.unique(ctx, k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rename names column i anew, in the indexes too.
+func (d *draft) rename(i int, to string) {
+	from := d.sch[i].Name
+	col := *d.sch[i]
+	col.Name = to
+	d.sch[i] = &col
+	for k := range d.keys {
+		for j, c := range d.keys[k].cols {
+			if sameName(c, from) {
+				d.keys[k].cols[j] = to
+			}
+		}
+	}
+}
+
+func (d *draft) index(ctx *sql.Context, c *plan.AlterIndex) error {
+	switch c.Action {
+	case plan.IndexAction_Create:
+		def := sql.IndexDef{Name: c.IndexName, Columns: c.Columns, Constraint: c.Constraint, Storage: c.Using, Comment: c.Comment}
+		if err := indexRefused(def); err != nil {
+			return err
+		}
+		k := draftKey{name: c.IndexName, unique: def.IsUnique()}
+		for _, col := range c.Columns {
+			k.cols = append(k.cols, col.Name)
+		}
+		if len(k.cols) == 0 {
+			return nil
+		}
+		if k.name == "" {
+			k.name = d.indexName(k.cols[0])
+		}
+		if k.unique {
+			if err := d.unique(ctx, k); err != nil {
+				return err
+			}
+		}
+		d.keys = append(d.keys, k)
+	case plan.IndexAction_Drop:
+		d.keys = slices.DeleteFunc(d.keys, func(k draftKey) bool { return sameName(k.name, c.IndexName) })
+	case plan.IndexAction_Rename:
+		for i := range d.keys {
+			if sameName(d.keys[i].name, c.PreviousIndexName) {
+				d.keys[i].name = c.IndexName
+			}
+		}
+	}
+	return nil
+}
+
+// indexName is the name the engine gives an index created without one
+// (rowexec's generateIndexName): its first column's, numbered from _2
+// when taken.
+func (d *draft) indexName(first string) string {
+	taken := func(n string) bool {
+		return slices.ContainsFunc(d.keys, func(k draftKey) bool { return sameName(k.name, n) })
+	}
+	name := first
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("%s_%d", first, i)
+	}
+	return name
+}
+
+// unique fails with MySQL's ER_DUP_ENTRY when two rows hold one key of
+// k; a key with a NULL in it is no key.
+func (d *draft) unique(ctx *sql.Context, k draftKey) error {
+	cols := make([]int, len(k.cols))
+	for j, name := range k.cols {
+		if cols[j] = d.sch.IndexOfColName(name); cols[j] < 0 {
+			return nil
+		}
+	}
+	var keyed []sql.Row
+	for _, r := range d.rows {
+		if !slices.ContainsFunc(cols, func(c int) bool { return r[c] == nil }) {
+			keyed = append(keyed, r)
+		}
+	}
+	var cmpErr error
+	compare := func(a, b sql.Row) int {
+		for _, c := range cols {
+			n, err := d.sch[c].Type.Compare(ctx, a[c], b[c])
+			if err != nil && cmpErr == nil {
+				cmpErr = err
+			}
+			if n != 0 {
+				return n
+			}
+		}
+		return 0
+	}
+	slices.SortFunc(keyed, compare)
+	for i := 1; i < len(keyed); i++ {
+		if compare(keyed[i-1], keyed[i]) == 0 {
+			parts := make([]string, len(cols))
+			for j, c := range cols {
+				parts[j] = fmt.Sprint(keyed[i][c])
+			}
+			return sql.NewUniqueKeyErr(fmt.Sprintf("%s for key '%s'", strings.Join(parts, "-"), k.name), k.name == "PRIMARY", nil)
+		}
+	}
+	return cmpErr
+}
