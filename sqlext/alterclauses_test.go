@@ -156,3 +156,30 @@ func TestAlterCommitsPendingWrites(t *testing.T) {
 		t.Errorf("after the ALTERs in transactions:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestDDLEndsTheTransaction: a DDL statement in a transaction commits it
+// implicitly and ends it, as in MySQL, so with autocommit on the
+// statements after it commit on their own and a later ROLLBACK has
+// nothing to undo; with autocommit off they form a new transaction that
+// ROLLBACK does undo. The engine kept the session in the transaction after
+// the DDL, and the ROLLBACK undid them.
+func TestDDLEndsTheTransaction(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE de", "CREATE TABLE de.a (i INT PRIMARY KEY)")
+	conn, exec := oneSession(t, db)
+	for _, q := range []string{
+		"BEGIN", "INSERT INTO de.a VALUES (1)", "CREATE TABLE de.b (j INT)", "INSERT INTO de.a VALUES (2)", "ROLLBACK",
+		"START TRANSACTION", "INSERT INTO de.a VALUES (3)", "DROP TABLE de.b", "INSERT INTO de.a VALUES (4)", "ROLLBACK",
+		"BEGIN", "INSERT INTO de.a VALUES (5)", "CREATE INDEX ix ON de.a (i)", "INSERT INTO de.a VALUES (6)", "ROLLBACK",
+		"BEGIN", "INSERT INTO de.a VALUES (7)", "ROLLBACK",
+		"SET autocommit = 0", "INSERT INTO de.a VALUES (8)", "CREATE TABLE de.c (k INT)", "INSERT INTO de.a VALUES (9)", "ROLLBACK",
+		"SET autocommit = 1",
+	} {
+		if err := exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if got, want := flat(queryStrings(t, conn, "SELECT i FROM de.a ORDER BY i")), "1;2;3;4;5;6;8"; got != want {
+		t.Errorf("rows kept: %s, want %s", got, want)
+	}
+}

@@ -218,7 +218,15 @@ func (p *Provider) fresh(ctx *sql.Context) error {
 // CommitTransaction sends the transaction's changes through the log and
 // returns once they are durable and applied. A transaction that wrote
 // nothing costs nothing.
+//
+// A commit ends an explicit transaction: COMMIT's does, and so does the
+// implicit commit of a DDL statement, after which statements commit on
+// their own again (with autocommit on), as in MySQL; the engine cleared
+// BEGIN's mark only on COMMIT and ROLLBACK, so a ROLLBACK after DDL undid
+// the statements run since. BEGIN, which commits a transaction still
+// open, sets its mark after that commit.
 func (s *Session) CommitTransaction(ctx *sql.Context, t sql.Transaction) error {
+	s.SetIgnoreAutoCommit(false)
 	tx, ok := t.(*transaction)
 	if !ok || tx == nil {
 		return nil
