@@ -610,6 +610,8 @@ func addTimeType(args []sql.Expression) sql.Type {
 	switch {
 	case types.IsTimespan(t):
 		return types.Time
+	case isTimeType(t):
+		return timeType{fsp: digits}
 	case types.IsTime(t):
 		return types.MustCreateDatetimeType(sqltypes.Datetime, digits)
 	}
@@ -623,7 +625,9 @@ func timeArgDigits(e sql.Expression) int {
 	t := e.Type()
 	switch {
 	case types.IsTimespan(t):
-		return 0 // TIME takes no precision here: it is TIME(0)
+		return 0 // the engine's TIME takes no precision here: it is TIME(0)
+	case isTimeType(t):
+		return fractionDigits(t)
 	case types.IsDecimal(t):
 		return min(int(t.(sql.DecimalType).Scale()), 6)
 	case types.IsFloat(t):

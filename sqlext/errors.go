@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -221,6 +222,9 @@ func sqlError(err error) error {
 		// KILL QUERY, or the server closing, cancelled the statement.
 		out.Num, out.State, out.Message = mysql.ERQueryInterrupted, "70100", "Query execution was interrupted"
 	}
+	if num, state, msg, ok := flattenedSQLError(out.Message); ok && out.Num == mysql.ERUnknownError {
+		out.Num, out.State, out.Message = num, state, msg
+	}
 	if out.Num == mysql.ERUnknownError {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to
@@ -236,6 +240,33 @@ func sqlError(err error) error {
 		out.State = st
 	}
 	return &out
+}
+
+// flattenedSQLError reads back a MySQL error the engine turned into its
+// text, "message (errno N) (sqlstate S)", as it does with an error the
+// parser returns (one of statementParser's).
+func flattenedSQLError(text string) (num int, state, msg string, ok bool) {
+	rest, ok := strings.CutSuffix(text, ")")
+	if !ok {
+		return 0, "", "", false
+	}
+	rest, state, ok = strings.Cut(rest, " (sqlstate ")
+	if !ok || len(state) != 5 {
+		return 0, "", "", false
+	}
+	rest, ok = strings.CutSuffix(rest, ")")
+	if !ok {
+		return 0, "", "", false
+	}
+	at := strings.LastIndex(rest, " (errno ")
+	if at < 0 {
+		return 0, "", "", false
+	}
+	num, err := strconv.Atoi(rest[at+len(" (errno "):])
+	if err != nil {
+		return 0, "", "", false
+	}
+	return num, state, rest[:at], true
 }
 
 // errorHandler wraps the engine's wire handler: it maps errors through

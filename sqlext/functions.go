@@ -141,7 +141,7 @@ func (d *durationFunc) Type() sql.Type { return types.Int64 }
 func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	arg := d.Children()[0]
 	t := arg.Type()
-	if !types.IsTimespan(t) && !types.IsText(t) && !types.IsNumber(t) {
+	if !isTimeType(t) && !types.IsText(t) && !types.IsNumber(t) {
 		return d.engine(ctx, row)
 	}
 	v, err := arg.Eval(ctx, row)

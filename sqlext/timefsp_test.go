@@ -1,0 +1,178 @@
+package sqlext_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sqlearn/sqlearn/sqlext"
+)
+
+// TestTimeColumnsRoundToTheirDigits: a TIME(n) column stores a value
+// rounded to n fractional digits, half away from zero, negative times and
+// hours past 24 included, and writes it with exactly n digits, as MySQL
+// does, whichever statement writes it. The engine refused TIME(n) and
+// kept every TIME to six digits.
+func TestTimeColumnsRoundToTheirDigits(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE tf",
+		"CREATE TABLE tf.t (id INT PRIMARY KEY, a TIME, b TIME(2), c TIME(6), d TIME(0))",
+		"INSERT INTO tf.t VALUES (1, '12:34:56.789', '12:34:56.789', '12:34:56.789', '12:34:56.5')",
+		"INSERT INTO tf.t VALUES (2, '-12:34:56.5', '-12:34:56.555', '-1:2:3.1234567', '-0:0:0.4')",
+		"INSERT INTO tf.t VALUES (3, '838:59:59.4', '100:00:00.005', '0:0:0.0000004', '23:59:59.999')",
+		"INSERT INTO tf.t VALUES (4, 123456.789, 123456.789, 123456.789, -123456.5)",
+		"INSERT INTO tf.t VALUES (5, '838:59:59.5', '-838:59:59.999', '1 02:03:04.5', '59.5')",
+		"INSERT INTO tf.t VALUES (6, NULL, '12:00', '12', 1234.6)")
+	wantAnswers(t, db, "inserted", map[string]string{
+		"SELECT id, a, b, c, d FROM tf.t ORDER BY id": "1,12:34:57,12:34:56.79,12:34:56.789000,12:34:57;" +
+			"2,-12:34:57,-12:34:56.56,-01:02:03.123457,00:00:00;" +
+			"3,838:59:59,100:00:00.01,00:00:00.000000,24:00:00;" +
+			"4,12:34:57,12:34:56.79,12:34:56.789000,-12:34:57;" +
+			"5,838:59:59,-838:59:59.00,26:03:04.500000,00:01:00;" +
+			"6,NULL,12:00:00.00,00:00:12.000000,00:12:35",
+		// As text, a TIME(n) has its n digits.
+		"SELECT CONCAT(a, '|', b, '|', c) FROM tf.t WHERE id = 1": "12:34:57|12:34:56.79|12:34:56.789000",
+		// And as a number, n decimals.
+		"SELECT a + 0, b + 0, c + 0 FROM tf.t WHERE id = 2": "-123457,-123456.56,-10203.123457",
+		// Date arithmetic keeps a TIME(n) a TIME, with the digits of the
+		// time and of the interval.
+		"SELECT b + INTERVAL 1 HOUR, DATE_SUB(b, INTERVAL 1 MICROSECOND), a - INTERVAL 1 SECOND FROM tf.t WHERE id = 1": "13:34:56.79,12:34:56.789999,12:34:56",
+	})
+	// A value given as a prepared statement's argument.
+	mustExec(t, db, "INSERT INTO tf.t (id, a, b) VALUES (?, ?, ?)", 7, "01:02:03.5", "-01:02:03.456")
+	wantAnswers(t, db, "bound", map[string]string{
+		"SELECT a, b FROM tf.t WHERE id = 7": "01:02:04,-01:02:03.46",
+	})
+	mustExec(t, db, "DELETE FROM tf.t WHERE id = 7")
+
+	mustExecAll(t, db,
+		"UPDATE tf.t SET a = '01:02:03.5', b = '-00:00:01.995' WHERE id = 6",
+		"CREATE TABLE tf.u (id INT PRIMARY KEY, a TIME, b TIME(1))",
+		"INSERT INTO tf.u SELECT id, c, c FROM tf.t WHERE id IN (1, 2, 5)",
+		"INSERT INTO tf.u VALUES (1, '00:00:00', '00:00:00') ON DUPLICATE KEY UPDATE b = '10:00:00.25'")
+	wantAnswers(t, db, "updated and copied", map[string]string{
+		"SELECT a, b FROM tf.t WHERE id = 6": "01:02:04,-00:00:02.00",
+		"SELECT id, a, b FROM tf.u ORDER BY id": "1,12:34:57,10:00:00.3;" +
+			"2,-01:02:03,-01:02:03.1;" +
+			"5,26:03:05,26:03:04.5",
+	})
+
+	// A column added or changed takes its digits; values already there
+	// are rounded to them.
+	mustExecAll(t, db,
+		"ALTER TABLE tf.u ADD COLUMN e TIME(3) DEFAULT '01:02:03.45678'",
+		"ALTER TABLE tf.u MODIFY COLUMN b TIME",
+		"INSERT INTO tf.u (id, a) VALUES (7, '00:00:00.5')")
+	wantAnswers(t, db, "altered", map[string]string{
+		"SELECT id, a, b, e FROM tf.u ORDER BY id": "1,12:34:57,10:00:00,01:02:03.457;" +
+			"2,-01:02:03,-01:02:03,01:02:03.457;" +
+			"5,26:03:05,26:03:05,01:02:03.457;" +
+			"7,00:00:01,NULL,01:02:03.457",
+		// Compared as the values they hold.
+		"SELECT id FROM tf.t WHERE b = '12:34:56.79' ORDER BY id":      "1;4",
+		"SELECT id FROM tf.t WHERE b > '100:00:00' ORDER BY id":        "3",
+		"SELECT COUNT(*) FROM tf.t WHERE c BETWEEN '-2:00' AND '1:00'": "3",
+		"SELECT MAX(b), MIN(c) FROM tf.t":                              "100:00:00.01,-01:02:03.123457",
+	})
+}
+
+// TestTimeFractionsLoadData: LOAD DATA rounds a TIME(n) column's values
+// as INSERT does.
+func TestTimeFractionsLoadData(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "times.tsv")
+	if err := os.WriteFile(in, []byte("1\t12:34:56.789\t12:34:56.789\n2\t-100:00:00.5\t-100:00:00.555\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, addr := startServerWith(t, t.TempDir(), func(c *sqlext.Config) { c.ImportDir = dir })
+	t.Cleanup(func() { srv.Close() })
+	db := connect(t, addr, "")
+	mustExecAll(t, db,
+		"CREATE DATABASE tl",
+		"CREATE TABLE tl.t (id INT PRIMARY KEY, a TIME, b TIME(2))",
+		"LOAD DATA INFILE '"+in+"' INTO TABLE tl.t")
+	wantAnswers(t, db, "loaded", map[string]string{
+		"SELECT id, a, b FROM tl.t ORDER BY id": "1,12:34:57,12:34:56.79;2,-100:00:01,-100:00:00.56",
+	})
+}
+
+// TestTimeTruncateFractional: with TIME_TRUNCATE_FRACTIONAL in sql_mode,
+// fractional digits past a TIME(n)'s are dropped instead of rounded.
+func TestTimeTruncateFractional(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE tt", "CREATE TABLE tt.t (id INT PRIMARY KEY, a TIME, b TIME(2), c TIME(6))")
+	conn, exec := oneSession(t, db)
+	for _, q := range []string{
+		"SET SESSION sql_mode = CONCAT(@@sql_mode, ',TIME_TRUNCATE_FRACTIONAL')",
+		"INSERT INTO tt.t VALUES (1, '12:34:56.999', '-12:34:56.999', '12:34:56.9999999')",
+		"INSERT INTO tt.t VALUES (2, 123456.999, 123456.999, '00:00:00.0000009')",
+	} {
+		if err := exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if got := flat(queryStrings(t, conn, "SELECT id, a, b, c FROM tt.t ORDER BY id")); got != "1,12:34:56,-12:34:56.99,12:34:56.999999;2,12:34:56,12:34:56.99,00:00:00.000000" {
+		t.Errorf("truncated = %q", got)
+	}
+	// Other sessions still round.
+	mustExec(t, db, "INSERT INTO tt.t VALUES (3, '12:34:56.999', '12:34:56.999', '12:34:56.9999999')")
+	wantAnswers(t, db, "rounded", map[string]string{
+		"SELECT a, b, c FROM tt.t WHERE id = 3": "12:34:57,12:34:57.00,12:34:57.000000",
+	})
+}
+
+// TestTimePrecisionErrors: more than six fractional digits is MySQL's
+// error 1426 in a column and in a CAST, and text that is no time is
+// error 1292 when stored; the engine answered 1105 for all.
+func TestTimePrecisionErrors(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE te", "CREATE TABLE te.t (a TIME(2))")
+	for _, q := range []string{
+		"CREATE TABLE te.u (a TIME(7))",
+		"CREATE TABLE te.u (a DATETIME(7))",
+		"CREATE TABLE te.u (a TIMESTAMP(9))",
+		"ALTER TABLE te.t ADD COLUMN b TIME(7)",
+		"ALTER TABLE te.t MODIFY COLUMN a TIME(10)",
+		"SELECT CAST('1' AS TIME(7))",
+		"SELECT CAST('2024-01-01' AS DATETIME(7))",
+	} {
+		_, err := db.Exec(q)
+		wantMySQLError(t, err, 1426, "42000")
+	}
+	for _, q := range []string{
+		"INSERT INTO te.t VALUES ('abc')",
+		"INSERT INTO te.t VALUES ('12:60:00')",
+	} {
+		_, err := db.Exec(q)
+		wantMySQLError(t, err, 1292, "22007")
+	}
+	mustExec(t, db, "INSERT INTO te.t VALUES ('01:00:00')")
+	_, err := db.Exec("UPDATE te.t SET a = 'x'")
+	wantMySQLError(t, err, 1292, "22007")
+	wantAnswers(t, db, "nothing stored", map[string]string{
+		"SELECT a FROM te.t": "01:00:00.00",
+	})
+}
+
+// TestTimePrecisionSurvivesRestart: a TIME(n) column's digits are kept
+// with its table, and values written after a restart are still rounded
+// to them.
+func TestTimePrecisionSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	srv, db := openIn(t, dir)
+	mustExecAll(t, db,
+		"CREATE DATABASE tr",
+		"CREATE TABLE tr.t (id INT PRIMARY KEY, a TIME, b TIME(2), c TIME(6))",
+		"INSERT INTO tr.t VALUES (1, '12:34:56.789', '12:34:56.789', '12:34:56.789')")
+	db.Close()
+	srv.Close()
+
+	srv, db = openIn(t, dir)
+	defer srv.Close()
+	mustExec(t, db, "INSERT INTO tr.t VALUES (2, '-01:02:03.456', '-01:02:03.456', '-01:02:03.456')")
+	wantAnswers(t, db, "after a restart", map[string]string{
+		"SELECT id, a, b, c FROM tr.t ORDER BY id": "1,12:34:57,12:34:56.79,12:34:56.789000;2,-01:02:03,-01:02:03.46,-01:02:03.456000",
+		"SELECT GROUP_CONCAT(COLUMN_TYPE ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'tr'": "int,time,time(2),time(6)",
+	})
+}

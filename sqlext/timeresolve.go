@@ -1,0 +1,180 @@
+package sqlext
+
+import (
+	"context"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// The parser every statement and every stored routine, trigger and
+// foreign key is read with gives TIME its precision (timeParser): the
+// engine reads a routine's and a trigger's text with the process's
+// parser, not with a server's (statementParser, which wraps it).
+func init() {
+	sql.GlobalParser = timeParser{sql.GlobalParser}
+}
+
+// timeParser is a parser whose statements have passed resolveTimeTypes.
+// A statement it refuses is parsed to nothing: the engine's handler goes
+// on with the statement of a multi-statement parse that failed.
+type timeParser struct {
+	sql.Parser
+}
+
+func (p timeParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	st, pre, rest, err := p.Parser.Parse(ctx, query, multi)
+	if err == nil {
+		if err = resolveTimeTypes(query, st); err != nil {
+			return nil, "", "", err
+		}
+	}
+	return st, pre, rest, err
+}
+
+func (p timeParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
+	st, pre, rest, err := p.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
+	if err == nil {
+		if err = resolveTimeTypes(query, st); err != nil {
+			return nil, "", "", err
+		}
+	}
+	return st, pre, rest, err
+}
+
+func (p timeParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
+	st, n, err := p.Parser.ParseOneWithOptions(ctx, query, opts)
+	if err == nil {
+		if err = resolveTimeTypes(query, st); err != nil {
+			return nil, 0, err
+		}
+	}
+	return st, n, err
+}
+
+// resolveTimeTypes hands each TIME column type of st (of a table's
+// column, a routine's parameter or variable) to the planner as the
+// TIME(n) it names. More fractional digits than six for a TIME, DATETIME
+// or TIMESTAMP, in a column or a CAST, are MySQL's error 1426, where the
+// engine's refusal was no MySQL error. The parser's walk does not reach
+// a table's columns: the statement is walked by reflection
+// (timeResolver), and only when its text names TIME, DATETIME or
+// TIMESTAMP.
+func resolveTimeTypes(query string, st ast.Statement) error {
+	if !hasTypedLiteralWord(query) {
+		return nil
+	}
+	r := timeResolver{seen: map[uintptr]bool{}}
+	r.walk(reflect.ValueOf(st))
+	return r.err
+}
+
+// timeResolver walks a statement's nodes for resolveTimeTypes.
+type timeResolver struct {
+	seen map[uintptr]bool // the nodes walked
+	name string           // of the column or variable whose type comes next
+	err  error
+}
+
+// astPackage is the package of the parser's nodes.
+var astPackage = reflect.TypeOf(ast.Select{}).PkgPath()
+
+func (r *timeResolver) walk(v reflect.Value) {
+	if r.err != nil {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || r.seen[v.Pointer()] {
+			return
+		}
+		r.seen[v.Pointer()] = true
+		r.walk(v.Elem())
+	case reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		if c, ok := v.Interface().(*ast.ConvertExpr); ok && c.Type != nil && v.CanSet() {
+			if to := r.cast(c); to != nil {
+				v.Set(reflect.ValueOf(to))
+			}
+		}
+		r.walk(v.Elem())
+	case reflect.Struct:
+		if v.Type().PkgPath() != astPackage {
+			return
+		}
+		if v.CanAddr() {
+			switch x := v.Addr().Interface().(type) {
+			case *ast.ColumnDefinition:
+				r.name = x.Name.String()
+			case *ast.ColumnTypeSpec:
+				r.name = x.Column.String()
+			case *ast.ProcedureParam:
+				r.name = x.Name
+			case *ast.DeclareVariables:
+				if len(x.Names) > 0 {
+					r.name = x.Names[0].String()
+				}
+			case *ast.ColumnType:
+				if r.err = resolveColumnTime(r.name, x); r.err != nil {
+					return
+				}
+			}
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				r.walk(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			r.walk(v.Index(i))
+		}
+	}
+}
+
+// cast refuses more than six fractional digits in a CAST of x to a
+// temporal type.
+func (r *timeResolver) cast(c *ast.ConvertExpr) ast.Expr {
+	switch strings.ToLower(c.Type.Type) {
+	case "time", "datetime", "timestamp":
+		if c.Type.Length != nil {
+			_, r.err = castDigits(c.Type.Length)
+		}
+	}
+	return nil
+}
+
+// castDigits is the fractional digits a CAST names, at most six.
+func castDigits(length *ast.SQLVal) (int, error) {
+	n, err := strconv.Atoi(string(length.Val))
+	if err != nil || n > maxTimeDigits {
+		return 0, tooBigPrecision(string(length.Val), "CAST")
+	}
+	return n, nil
+}
+
+// resolveColumnTime gives a TIME column type its TIME(n), and refuses
+// more than six fractional digits for a TIME, DATETIME or TIMESTAMP.
+func resolveColumnTime(name string, ct *ast.ColumnType) error {
+	kind := strings.ToLower(ct.Type)
+	if kind != "time" && kind != "datetime" && kind != "timestamp" {
+		return nil
+	}
+	fsp := 0
+	if ct.Length != nil {
+		n, err := strconv.Atoi(string(ct.Length.Val))
+		if err != nil || n > maxTimeDigits {
+			return tooBigPrecision(string(ct.Length.Val), name)
+		}
+		fsp = n
+	}
+	if kind == "time" {
+		ct.ResolvedType = timeType{fsp: fsp}
+	}
+	return nil
+}
