@@ -97,6 +97,36 @@ func TestTimeFractionsLoadData(t *testing.T) {
 	})
 }
 
+// TestTimeTypesInSchema: SHOW CREATE TABLE, SHOW COLUMNS, DESCRIBE and
+// information_schema.COLUMNS name a TIME column time and a TIME(n)
+// time(n), with n as its DATETIME_PRECISION; the engine named every TIME
+// time(6).
+func TestTimeTypesInSchema(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE ts",
+		"CREATE TABLE ts.t (a TIME, b TIME(0), c TIME(3) NOT NULL DEFAULT '01:02:03.4567', d TIME(6), e DATETIME(2))")
+	rows := queryStrings(t, db, "SHOW CREATE TABLE ts.t")
+	want := "CREATE TABLE `t` (\n" +
+		"  `a` time,\n" +
+		"  `b` time,\n" +
+		"  `c` time(3) NOT NULL DEFAULT '01:02:03.457',\n" +
+		"  `d` time(6),\n" +
+		"  `e` datetime(2)\n"
+	if len(rows) != 1 || len(rows[0][1]) < len(want) || rows[0][1][:len(want)] != want {
+		t.Errorf("SHOW CREATE TABLE = %q, want it to start %q", rows, want)
+	}
+	wantAnswers(t, db, "schema", map[string]string{
+		"SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IFNULL(DATETIME_PRECISION, 'NULL') FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'ts' ORDER BY ORDINAL_POSITION": "a,time,time,0;b,time,time,0;c,time,time(3),3;d,time,time(6),6;e,datetime,datetime(2),2",
+		"SHOW COLUMNS FROM ts.t": "a,time,YES,,NULL,;b,time,YES,,NULL,;c,time(3),NO,,01:02:03.457,;d,time(6),YES,,NULL,;e,datetime(2),YES,,NULL,",
+	})
+	// The table the statement shows is made again by it.
+	mustExecAll(t, db, "USE ts", "DROP TABLE t", rows[0][1])
+	wantAnswers(t, db, "made again", map[string]string{
+		"SELECT GROUP_CONCAT(COLUMN_TYPE ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'ts'": "time,time,time(3),time(6),datetime(2)",
+	})
+}
+
 // TestTimeTruncateFractional: with TIME_TRUNCATE_FRACTIONAL in sql_mode,
 // fractional digits past a TIME(n)'s are dropped instead of rounded.
 func TestTimeTruncateFractional(t *testing.T) {
