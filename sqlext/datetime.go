@@ -519,6 +519,9 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		if e, same, err := numbersAsDates(e); same == transform.NewTree || err != nil {
 			return e, same, err
 		}
+		if e, same, err := timesCompared(e); same == transform.NewTree || err != nil {
+			return e, same, err // timecast.go
+		}
 		return datesAgainstNumbers(e)
 	})
 }

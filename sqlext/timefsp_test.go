@@ -127,6 +127,27 @@ func TestTimeTypesInSchema(t *testing.T) {
 	})
 }
 
+// TestCastToTimeDigits: CAST(x AS TIME(n)) rounds to n digits and CAST(x
+// AS TIME) to none, as MySQL does; the engine kept six.
+func TestCastToTimeDigits(t *testing.T) {
+	_, _, db := serve(t)
+	wantAnswers(t, db, "casts", map[string]string{
+		"SELECT CAST('12:34:56.789' AS TIME), CAST('12:34:56.789' AS TIME(2)), CAST('12:34:56.789' AS TIME(6))":  "12:34:57,12:34:56.79,12:34:56.789000",
+		"SELECT CAST('-12:34:56.789' AS TIME(1)), CONVERT('100:00:00.25', TIME(1)), CAST(123456.789 AS TIME(2))": "-12:34:56.8,100:00:00.3,12:34:56.79",
+		"SELECT CAST(CAST('12:34:56.789' AS TIME(6)) AS TIME(2)), CAST(SEC_TO_TIME(3600.789) AS TIME(1))":        "12:34:56.79,01:00:00.8",
+		// A typed literal is a TIME with the digits written.
+		"SELECT TIME'10:20:30.5', TIME'10:20:30', TIME'-1:02:03.125'":                                                  "10:20:30.5,10:20:30,-01:02:03.125",
+		"SELECT CAST('2024-01-15 10:20:30.45' AS TIME(1)), CAST(NULL AS TIME(3)), CAST('x' AS TIME(3))":                "10:20:30.5,NULL,NULL",
+		"SELECT CAST('12:34:56.789' AS TIME(2)) < CAST('12:34:56.795' AS TIME(3)), CONCAT(CAST('1:2:3.4' AS TIME(3)))": "1,01:02:03.400",
+	})
+	// A table made from casts has their types.
+	mustExecAll(t, db, "CREATE DATABASE tc", "CREATE TABLE tc.t AS SELECT CAST('01:02:03.456' AS TIME(2)) AS x, CAST('01:02:03' AS TIME) AS y")
+	wantAnswers(t, db, "made from casts", map[string]string{
+		"SELECT x, y FROM tc.t": "01:02:03.46,01:02:03",
+		"SELECT GROUP_CONCAT(COLUMN_TYPE ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'tc'": "time(2),time",
+	})
+}
+
 // TestTimeTruncateFractional: with TIME_TRUNCATE_FRACTIONAL in sql_mode,
 // fractional digits past a TIME(n)'s are dropped instead of rounded.
 func TestTimeTruncateFractional(t *testing.T) {
@@ -142,7 +163,7 @@ func TestTimeTruncateFractional(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	if got := flat(queryStrings(t, conn, "SELECT id, a, b, c FROM tt.t ORDER BY id")); got != "1,12:34:56,-12:34:56.99,12:34:56.999999;2,12:34:56,12:34:56.99,00:00:00.000000" {
+	if got := flat(queryStrings(t, conn, "SELECT id, a, b, c, CAST('01:02:03.999' AS TIME(1)) FROM tt.t ORDER BY id")); got != "1,12:34:56,-12:34:56.99,12:34:56.999999,01:02:03.9;2,12:34:56,12:34:56.99,00:00:00.000000,01:02:03.9" {
 		t.Errorf("truncated = %q", got)
 	}
 	// Other sessions still round.

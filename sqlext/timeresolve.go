@@ -57,12 +57,13 @@ func (p timeParser) ParseOneWithOptions(ctx context.Context, query string, opts 
 
 // resolveTimeTypes hands each TIME column type of st (of a table's
 // column, a routine's parameter or variable) to the planner as the
-// TIME(n) it names. More fractional digits than six for a TIME, DATETIME
-// or TIMESTAMP, in a column or a CAST, are MySQL's error 1426, where the
-// engine's refusal was no MySQL error. The parser's walk does not reach
-// a table's columns: the statement is walked by reflection
-// (timeResolver), and only when its text names TIME, DATETIME or
-// TIMESTAMP.
+// TIME(n) it names, and writes each CAST(x AS TIME(n)) as
+// sqlearn_time_cast(x, n) (timeCastFunc). More fractional digits than
+// six for a TIME, DATETIME or TIMESTAMP are MySQL's error 1426, where
+// the engine's refusal was no MySQL error. The parser's walk visits
+// nodes but cannot replace one in its parent, nor reaches a table's
+// columns: the statement is walked by reflection (timeResolver), and
+// only when its text names TIME, DATETIME or TIMESTAMP.
 func resolveTimeTypes(query string, st ast.Statement) error {
 	if !hasTypedLiteralWord(query) {
 		return nil
@@ -137,16 +138,27 @@ func (r *timeResolver) walk(v reflect.Value) {
 	}
 }
 
-// cast refuses more than six fractional digits in a CAST of x to a
-// temporal type.
+// cast is what a CAST of x stands for: sqlearn_time_cast(x, n) for a
+// CAST to TIME(n), or nil; it refuses more than six fractional digits
+// in a CAST to a temporal type.
 func (r *timeResolver) cast(c *ast.ConvertExpr) ast.Expr {
-	switch strings.ToLower(c.Type.Type) {
-	case "time", "datetime", "timestamp":
-		if c.Type.Length != nil {
-			_, r.err = castDigits(c.Type.Length)
+	kind := strings.ToLower(c.Type.Type)
+	if kind != "time" && kind != "datetime" && kind != "timestamp" {
+		return nil
+	}
+	fsp := 0
+	if c.Type.Length != nil {
+		if fsp, r.err = castDigits(c.Type.Length); r.err != nil {
+			return nil
 		}
 	}
-	return nil
+	if kind != "time" {
+		return nil
+	}
+	return &ast.FuncExpr{Name: ast.NewColIdent(timeCastFunc), Exprs: ast.SelectExprs{
+		&ast.AliasedExpr{Expr: c.Expr},
+		&ast.AliasedExpr{Expr: ast.NewIntVal([]byte(strconv.Itoa(fsp)))},
+	}}
 }
 
 // castDigits is the fractional digits a CAST names, at most six.
