@@ -86,7 +86,8 @@ func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
 }
 
 // fixedDecimals is cols, the columns of a result, with those that are a
-// DOUBLE of fixed decimals given a fixedDoubleType, or nil when there are none;
+// DOUBLE of fixed decimals given a fixedDoubleType and those of the
+// engine's TIME a resultTimeType, or nil when there are none;
 // exprs are the columns' expressions, which may differ from cols.
 func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression {
 	var defs map[sql.ColumnId]sql.Expression
@@ -105,6 +106,13 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 				out = append([]sql.Expression(nil), cols...)
 			}
 			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &decimalJSONExpr{c} })
+			continue
+		}
+		if types.IsTimespan(inner.Type()) {
+			if out == nil {
+				out = append([]sql.Expression(nil), cols...)
+			}
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: resultTimeType{}} })
 			continue
 		}
 		if inner.Type() != types.Float64 {
@@ -270,8 +278,9 @@ func decimalsOf(e sql.Expression, defs map[sql.ColumnId]sql.Expression, depth in
 
 // typedAs is an expression whose values are given another type: a
 // result's DOUBLE a fixed number of decimals (fixedDoubleType), a
-// TIME(n) that date arithmetic hands the engine its own TIME
-// (newDateOffset).
+// result's TIME of the engine the length of a TIME of no fractional
+// digits (resultTimeType), a TIME(n) that date arithmetic hands the
+// engine its own TIME (newDateOffset).
 type typedAs struct {
 	sql.Expression
 	typ sql.Type

@@ -365,13 +365,16 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
-	return h.Handler.ComPrepare(ctx, c, query, p)
+	f, err = h.Handler.ComPrepare(ctx, c, query, p)
+	timeFieldDecimals(f) // timewire.go
+	return f, err
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer spellAsWritten(&err, p.PrepareStmt)
 	defer h.recovered(&err)
 	defer h.finish(c)
+	cb = withTimeDecimals(cb)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {
 			return cb(res)

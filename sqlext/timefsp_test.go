@@ -97,6 +97,38 @@ func TestTimeFractionsLoadData(t *testing.T) {
 	})
 }
 
+// TestTimeFractionsInPreparedStatements: the binary protocol gives a
+// TIME(n) column n decimals, from which the Go driver writes exactly n
+// digits; with the engine's none it dropped a TIME(2)'s fraction.
+func TestTimeFractionsInPreparedStatements(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE tp",
+		"CREATE TABLE tp.t (id INT PRIMARY KEY, a TIME, b TIME(2), c TIME(6))",
+		"INSERT INTO tp.t VALUES (1, '12:34:56.789', '-12:34:56.789', '100:00:00.5'), (2, '00:00:00', '00:00:00', '00:00:00')")
+	// With arguments, the driver prepares the statement and reads binary
+	// rows.
+	for _, c := range []struct {
+		q    string
+		args []any
+		want string
+	}{
+		{"SELECT a, b, c FROM tp.t WHERE id = ?", []any{1}, "12:34:57,-12:34:56.79,100:00:00.500000"},
+		{"SELECT a, b, c FROM tp.t WHERE id = ?", []any{2}, "00:00:00,00:00:00.00,00:00:00.000000"},
+		// The engine's TIME of a function keeps no digits for a whole
+		// second (MySQL's TIMEDIFF of these has none).
+		{"SELECT CAST(? AS TIME(2)), CAST(? AS TIME), TIMEDIFF(?, '00:00:01')", []any{"12:34:56.789", "12:34:56.789", "00:01:00"}, "12:34:56.79,12:34:57,00:00:59"},
+	} {
+		if got := flat(queryStrings(t, db, c.q, c.args...)); got != c.want {
+			t.Errorf("%s %v = %q, want %q", c.q, c.args, got, c.want)
+		}
+	}
+	// The same query as text.
+	wantAnswers(t, db, "text rows", map[string]string{
+		"SELECT a, b, c FROM tp.t WHERE id = 1": "12:34:57,-12:34:56.79,100:00:00.500000",
+	})
+}
+
 // TestTimeTypesInSchema: SHOW CREATE TABLE, SHOW COLUMNS, DESCRIBE and
 // information_schema.COLUMNS name a TIME column time and a TIME(n)
 // time(n), with n as its DATETIME_PRECISION; the engine named every TIME
