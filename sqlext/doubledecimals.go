@@ -280,7 +280,8 @@ func decimalsOf(e sql.Expression, defs map[sql.ColumnId]sql.Expression, depth in
 // result's DOUBLE a fixed number of decimals (fixedDoubleType), a
 // result's TIME of the engine the length of a TIME of no fractional
 // digits (resultTimeType), a TIME(n) that date arithmetic hands the
-// engine its own TIME (newDateOffset).
+// engine its own TIME (newDateOffset), the sides of a comparison of TIMEs
+// a TIME (timesCompared).
 type typedAs struct {
 	sql.Expression
 	typ sql.Type

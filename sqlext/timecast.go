@@ -71,8 +71,8 @@ func (c *timeCast) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // text, is compared as a TIME, as in MySQL. The engine compares a column
 // by its type, but two other expressions of different types as text,
 // and wrote a TIME as a number of microseconds for that: CAST('12:34:56'
-// AS TIME) = '12:34:56' was false. Both sides then become timeOperands
-// (a column stays as it is, which its index may serve).
+// AS TIME) = '12:34:56' was false. Both sides are then given the type
+// TIME(6), which compares values read as TIMEs (timeType.Compare).
 func timesCompared(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	c, ok := e.(expression.Comparer)
 	if !ok {
@@ -84,7 +84,9 @@ func timesCompared(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 		!(isTimeType(lt) && (isTimeType(rt) || types.IsText(rt)) || isTimeType(rt) && types.IsText(lt)) {
 		return e, transform.SameTree, nil
 	}
-	return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression { return &timeOperand{c} })
+	return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression {
+		return &typedAs{Expression: c, typ: timeType{fsp: maxTimeDigits}}
+	})
 }
 
 // isColumnRead reports whether e is one the engine compares by its
@@ -95,42 +97,4 @@ func isColumnRead(e sql.Expression) bool {
 		return true
 	}
 	return false
-}
-
-// timeOperand is a side of a comparison of TIMEs: its value read as a
-// TIME, of six digits, or 00:00:00 with warning 1292 for text that is
-// none, as MySQL reads it.
-type timeOperand struct {
-	sql.Expression
-}
-
-var _ sql.CollationCoercible = (*timeOperand)(nil)
-
-func (o *timeOperand) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	v, err := o.Expression.Eval(ctx, row)
-	if err != nil || v == nil {
-		return nil, err
-	}
-	ts, err := timeType{}.ConvertToTimespan(v)
-	if err != nil {
-		ctx.Warn(erTruncatedWrongValue, "Truncated incorrect time value: '%v'", v)
-		return types.Timespan(0), nil
-	}
-	return ts, nil
-}
-
-func (o *timeOperand) Type() sql.Type             { return timeType{fsp: maxTimeDigits} }
-func (o *timeOperand) IsNullable() bool           { return o.Expression.IsNullable() }
-func (o *timeOperand) Children() []sql.Expression { return []sql.Expression{o.Expression} }
-func (o *timeOperand) String() string             { return o.Expression.String() }
-
-func (o *timeOperand) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
-	return sql.Collation_binary, 5
-}
-
-func (o *timeOperand) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(o, len(children), 1)
-	}
-	return &timeOperand{children[0]}, nil
 }

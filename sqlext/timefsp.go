@@ -84,19 +84,26 @@ func (timeType) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
 	return sql.Collation_binary, 5
 }
 
-func (t timeType) Compare(_ context.Context, a, b any) (int, error) {
+// Compare compares a and b read as TIMEs; a value that is no TIME
+// compares as 00:00:00, with warning 1292, as in MySQL (the engine
+// failed the statement).
+func (t timeType) Compare(ctx context.Context, a, b any) (int, error) {
 	if hasNull, r := types.CompareNulls(a, b); hasNull {
 		return r, nil
 	}
-	x, err := t.ConvertToTimespan(a)
+	return comparedTime(ctx, a).Compare(comparedTime(ctx, b)), nil
+}
+
+// comparedTime is v read as a TIME to compare (see Compare).
+func comparedTime(ctx context.Context, v any) types.Timespan {
+	ts, err := timeType{}.ConvertToTimespan(v)
 	if err != nil {
-		return 0, err
+		if sctx, ok := ctx.(*sql.Context); ok && sctx != nil && sctx.Session != nil {
+			sctx.Warn(erTruncatedWrongValue, "Truncated incorrect time value: '%v'", v)
+		}
+		return 0
 	}
-	y, err := t.ConvertToTimespan(b)
-	if err != nil {
-		return 0, err
-	}
-	return x.Compare(y), nil
+	return ts
 }
 
 // Convert is v as a value of the type: read as a TIME and rounded, or
@@ -124,6 +131,27 @@ func (t timeType) Convert(ctx context.Context, v any) (any, sql.ConvertInRange, 
 // holds reports whether ts has no more fractional digits than the type.
 func (t timeType) holds(ts types.Timespan) bool {
 	return int64(ts)%pow10(maxTimeDigits-t.fsp) == 0
+}
+
+// timeKeyType is a TIME(n) as the type of an index's keys: a key is read
+// as a TIME as it is compared (Compare), not rounded to the column's
+// digits. A key rounded would make b < '00:00:00.004' a range below
+// 00:00:00.00 in a TIME(2), which leaves out 00:00:00.00; a key the
+// column cannot hold is no range, and the table is scanned.
+type timeKeyType struct {
+	timeType
+}
+
+func (t timeKeyType) Convert(ctx context.Context, v any) (any, sql.ConvertInRange, error) {
+	if v == nil {
+		return nil, sql.InRange, nil
+	}
+	return comparedTime(ctx, v), sql.InRange, nil
+}
+
+func (t timeKeyType) Equals(other sql.Type) bool {
+	o, ok := other.(timeKeyType)
+	return ok && o.fsp == t.fsp
 }
 
 // ConvertToTimespan reads v as a TIME of six digits, as MySQL reads a

@@ -3,6 +3,7 @@ package sqlext_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sqlearn/sqlearn/sqlext"
@@ -75,6 +76,44 @@ func TestTimeColumnsRoundToTheirDigits(t *testing.T) {
 		"SELECT COUNT(*) FROM tf.t WHERE c BETWEEN '-2:00' AND '1:00'": "3",
 		"SELECT MAX(b), MIN(c) FROM tf.t":                              "100:00:00.01,-01:02:03.123457",
 	})
+}
+
+// TestTimeComparisons: a TIME(n) column compared with a time of more
+// digits is compared with that time, whether an index serves the
+// lookup or not; text that is no time compares as 00:00:00 with warning
+// 1292, as in MySQL (the engine failed the statement).
+func TestTimeComparisons(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE tk",
+		"CREATE TABLE tk.t (id INT PRIMARY KEY, b TIME(2), KEY (b))",
+		"CREATE TABLE tk.u (id INT PRIMARY KEY, b TIME(2))",
+		"INSERT INTO tk.t VALUES (1, '01:00:00'), (2, '00:00:00'), (3, '00:00:00.01'), (4, '-00:00:00.01')",
+		"INSERT INTO tk.u SELECT * FROM tk.t")
+	for _, table := range []string{"tk.t", "tk.u"} {
+		for cond, want := range map[string]string{
+			"b = '1:00'":                                   "1",
+			"b = '00:00:00.004'":                           "NULL",
+			"b < '00:00:00.004'":                           "2,4",
+			"b <= '-00:00:00.006'":                         "4",
+			"b > '00:00:00.006'":                           "1,3",
+			"b >= '00:00:00.004'":                          "1,3",
+			"b BETWEEN '-00:00:00.005' AND '00:00:00.005'": "2",
+			"b IN ('00:00:00.01', '1:00:00')":              "1,3",
+			"b = 'zz'":                                     "2",
+			"b > 'zz'":                                     "1,3",
+		} {
+			q := "SELECT GROUP_CONCAT(id ORDER BY id) FROM " + table + " WHERE " + cond
+			if got := flat(queryStrings(t, db, q)); got != want {
+				t.Errorf("%s = %s, want %s", q, got, want)
+			}
+		}
+	}
+	conn, _ := oneSession(t, db)
+	queryStrings(t, conn, "SELECT id FROM tk.t WHERE b = 'zz'")
+	if got := flat(queryStrings(t, conn, "SHOW WARNINGS")); !strings.Contains(got, "1292,Truncated incorrect time value: 'zz'") {
+		t.Errorf("warnings = %s", got)
+	}
 }
 
 // TestTimeFractionsLoadData: LOAD DATA rounds a TIME(n) column's values
