@@ -40,6 +40,10 @@ func TestTimeColumnsRoundToTheirDigits(t *testing.T) {
 		// time and of the interval.
 		"SELECT b + INTERVAL 1 HOUR, DATE_SUB(b, INTERVAL 1 MICROSECOND), a - INTERVAL 1 SECOND FROM tf.t WHERE id = 1": "13:34:56.79,12:34:56.789999,12:34:56",
 	})
+	// JSON_TABLE's columns take TIME(n) too.
+	wantAnswers(t, db, "json_table", map[string]string{
+		`SELECT t, u FROM JSON_TABLE('[{"t": "12:34:56.789"}]', '$[*]' COLUMNS (t TIME(2) PATH '$.t', u TIME PATH '$.t')) AS jt`: "12:34:56.79,12:34:57",
+	})
 	// A value given as a prepared statement's argument.
 	mustExec(t, db, "INSERT INTO tf.t (id, a, b) VALUES (?, ?, ?)", 7, "01:02:03.5", "-01:02:03.456")
 	wantAnswers(t, db, "bound", map[string]string{

@@ -63,10 +63,20 @@ func (p timeParser) ParseOneWithOptions(ctx context.Context, query string, opts 
 // the engine's refusal was no MySQL error. The parser's walk visits
 // nodes but cannot replace one in its parent, nor reaches a table's
 // columns: the statement is walked by reflection (timeResolver), and
-// only when its text names TIME, DATETIME or TIMESTAMP.
+// only when it may name such a type: a definition whose text names TIME,
+// DATETIME or TIMESTAMP, or another statement that also has a CAST, a
+// CONVERT or a JSON_TABLE (a long INSERT into a table with a DATE column
+// is not walked).
 func resolveTimeTypes(query string, st ast.Statement) error {
 	if !hasTypedLiteralWord(query) {
 		return nil
+	}
+	switch st.(type) {
+	case *ast.DDL, *ast.AlterTable:
+	default:
+		if !containsFold(query, "cast") && !containsFold(query, "convert") && !containsFold(query, "json_table") {
+			return nil
+		}
 	}
 	r := timeResolver{seen: map[uintptr]bool{}}
 	r.walk(reflect.ValueOf(st))
@@ -189,4 +199,14 @@ func resolveColumnTime(name string, ct *ast.ColumnType) error {
 		ct.ResolvedType = timeType{fsp: fsp}
 	}
 	return nil
+}
+
+// containsFold reports whether s holds word, lower case, in any case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if s[i]|0x20 == word[0] && strings.EqualFold(s[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
 }
