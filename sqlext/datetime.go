@@ -519,6 +519,9 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		if e, same, err := numbersAsDates(e); same == transform.NewTree || err != nil {
 			return e, same, err
 		}
+		if e, same, err := timesCompared(e); same == transform.NewTree || err != nil {
+			return e, same, err // timecast.go
+		}
 		return datesAgainstNumbers(e)
 	})
 }
@@ -610,6 +613,8 @@ func addTimeType(args []sql.Expression) sql.Type {
 	switch {
 	case types.IsTimespan(t):
 		return types.Time
+	case isTimeType(t):
+		return timeType{fsp: digits}
 	case types.IsTime(t):
 		return types.MustCreateDatetimeType(sqltypes.Datetime, digits)
 	}
@@ -623,7 +628,9 @@ func timeArgDigits(e sql.Expression) int {
 	t := e.Type()
 	switch {
 	case types.IsTimespan(t):
-		return 0 // TIME takes no precision here: it is TIME(0)
+		return 0 // the engine's TIME takes no precision here: it is TIME(0)
+	case isTimeType(t):
+		return fractionDigits(t)
 	case types.IsDecimal(t):
 		return min(int(t.(sql.DecimalType).Scale()), 6)
 	case types.IsFloat(t):

@@ -24,7 +24,7 @@ import (
 // 0.83333, FLOOR('3') / 7 is 0.4286, where the engine wrote every digit
 // (0.8333333333333334). doubleDecimalsRule gives each DOUBLE column of a
 // statement's result whose decimals are fixed a type that writes them so
-// (fixedDouble); the binary protocol sends the value's bits, as MySQL
+// (fixedDoubleType); the binary protocol sends the value's bits, as MySQL
 // does. Decimals it cannot work out count as not fixed, which leaves the
 // value as it was.
 //
@@ -86,7 +86,8 @@ func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
 }
 
 // fixedDecimals is cols, the columns of a result, with those that are a
-// DOUBLE of fixed decimals made fixedDoubles, or nil when there are none;
+// DOUBLE of fixed decimals given a fixedDoubleType and those of the
+// engine's TIME a resultTimeType, or nil when there are none;
 // exprs are the columns' expressions, which may differ from cols.
 func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression {
 	var defs map[sql.ColumnId]sql.Expression
@@ -96,7 +97,7 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 		switch inner.(type) {
 		case *unionColumn: // a SELECT of a set operation, typed with the others
 			return nil
-		case *fixedDouble, *decimalJSONExpr:
+		case *typedAs, *decimalJSONExpr:
 			continue
 		}
 		if types.IsJSON(inner.Type()) {
@@ -105,6 +106,13 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 				out = append([]sql.Expression(nil), cols...)
 			}
 			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &decimalJSONExpr{c} })
+			continue
+		}
+		if types.IsTimespan(inner.Type()) {
+			if out == nil {
+				out = append([]sql.Expression(nil), cols...)
+			}
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: resultTimeType{}} })
 			continue
 		}
 		if inner.Type() != types.Float64 {
@@ -121,7 +129,7 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 			out = append([]sql.Expression(nil), cols...)
 		}
 		out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression {
-			return &fixedDouble{Expression: c, typ: fixedDoubleType{NumberType: types.Float64, decimals: d}}
+			return &typedAs{Expression: c, typ: fixedDoubleType{NumberType: types.Float64, decimals: d}}
 		})
 	}
 	return out
@@ -189,8 +197,11 @@ func decimalsOf(e sql.Expression, defs map[sql.ColumnId]sql.Expression, depth in
 		if def, ok := defs[x.Id()]; ok && def != e {
 			return of(def)
 		}
-	case *fixedDouble:
-		return x.typ.decimals
+	case *typedAs:
+		if t, ok := x.typ.(fixedDoubleType); ok {
+			return t.decimals
+		}
+		return notFixedDecimals
 	case *floatChecked:
 		return of(x.Expression)
 	case *choice:
@@ -265,30 +276,34 @@ func decimalsOf(e sql.Expression, defs map[sql.ColumnId]sql.Expression, depth in
 	return notFixedDecimals
 }
 
-// fixedDouble is a DOUBLE result with a fixed number of decimals (its
-// type's).
-type fixedDouble struct {
+// typedAs is an expression whose values are given another type: a
+// result's DOUBLE a fixed number of decimals (fixedDoubleType), a
+// result's TIME of the engine the length of a TIME of no fractional
+// digits (resultTimeType), a TIME(n) that date arithmetic hands the
+// engine its own TIME (newDateOffset), the sides of a comparison of TIMEs
+// a TIME (timesCompared).
+type typedAs struct {
 	sql.Expression
-	typ fixedDoubleType
+	typ sql.Type
 }
 
 var (
-	_ sql.Expression         = (*fixedDouble)(nil)
-	_ sql.CollationCoercible = (*fixedDouble)(nil)
-	_ sql.Nameable           = (*fixedDouble)(nil)
-	_ sql.Tableable          = (*fixedDouble)(nil)
+	_ sql.Expression         = (*typedAs)(nil)
+	_ sql.CollationCoercible = (*typedAs)(nil)
+	_ sql.Nameable           = (*typedAs)(nil)
+	_ sql.Tableable          = (*typedAs)(nil)
 )
 
-func (f *fixedDouble) Type() sql.Type             { return f.typ }
-func (f *fixedDouble) Children() []sql.Expression { return []sql.Expression{f.Expression} }
-func (f *fixedDouble) String() string             { return f.Expression.String() }
-func (f *fixedDouble) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+func (f *typedAs) Type() sql.Type             { return f.typ }
+func (f *typedAs) Children() []sql.Expression { return []sql.Expression{f.Expression} }
+func (f *typedAs) String() string             { return f.Expression.String() }
+func (f *typedAs) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
 	return sql.Collation_binary, 5
 }
 
 // Name is the name of the column it stands for, so that a column
 // reference keeps its name.
-func (f *fixedDouble) Name() string {
+func (f *typedAs) Name() string {
 	if n, ok := f.Expression.(sql.Nameable); ok {
 		return n.Name()
 	}
@@ -296,18 +311,18 @@ func (f *fixedDouble) Name() string {
 }
 
 // Table is the table of the column it stands for.
-func (f *fixedDouble) Table() string {
+func (f *typedAs) Table() string {
 	if t, ok := f.Expression.(sql.Tableable); ok {
 		return t.Table()
 	}
 	return ""
 }
 
-func (f *fixedDouble) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+func (f *typedAs) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(f, len(children), 1)
 	}
-	return &fixedDouble{Expression: children[0], typ: f.typ}, nil
+	return &typedAs{Expression: children[0], typ: f.typ}, nil
 }
 
 // fixedDoubleType is DOUBLE written as text with a fixed number of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -258,6 +259,9 @@ func sqlError(err error) error {
 	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out = *duplicateColumn(name).(*mysql.SQLError)
 	}
+	if num, state, msg, ok := flattenedSQLError(out.Message); ok && out.Num == mysql.ERUnknownError {
+		out.Num, out.State, out.Message = num, state, msg
+	}
 	if out.Num == mysql.ERUnknownError && !strings.HasPrefix(out.Message, internalError) {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to
@@ -279,6 +283,33 @@ func sqlError(err error) error {
 // which stays ER_UNKNOWN_ERROR whatever the panic's text holds (a Go
 // "index out of range" was answered as error 1264, out of range value).
 const internalError = "internal error: "
+
+// flattenedSQLError reads back a MySQL error the engine turned into its
+// text, "message (errno N) (sqlstate S)", as it does with an error the
+// parser returns (one of statementParser's).
+func flattenedSQLError(text string) (num int, state, msg string, ok bool) {
+	rest, ok := strings.CutSuffix(text, ")")
+	if !ok {
+		return 0, "", "", false
+	}
+	rest, state, ok = strings.Cut(rest, " (sqlstate ")
+	if !ok || len(state) != 5 {
+		return 0, "", "", false
+	}
+	rest, ok = strings.CutSuffix(rest, ")")
+	if !ok {
+		return 0, "", "", false
+	}
+	at := strings.LastIndex(rest, " (errno ")
+	if at < 0 {
+		return 0, "", "", false
+	}
+	num, err := strconv.Atoi(rest[at+len(" (errno "):])
+	if err != nil {
+		return 0, "", "", false
+	}
+	return num, state, rest[:at], true
+}
 
 // errorHandler wraps the engine's wire handler: it maps errors through
 // sqlError and turns a panic in any command into an error for that client
@@ -376,13 +407,16 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
-	return h.Handler.ComPrepare(ctx, c, query, p)
+	f, err = h.Handler.ComPrepare(ctx, c, query, p)
+	timeFieldDecimals(f) // timewire.go
+	return f, err
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer spellAsWritten(&err, p.PrepareStmt)
 	defer h.recovered(&err)
 	defer h.finish(c)
+	cb = withTimeDecimals(cb)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {
 			return cb(res)

@@ -28,6 +28,7 @@ func withMySQLFloats(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 		if res != nil {
 			if len(res.Fields) > 0 {
 				fields = res.Fields
+				timeFieldDecimals(fields) // timewire.go
 			}
 			if len(res.Rows) > 0 {
 				rewriteFloats(fields, res.Rows)

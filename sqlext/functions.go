@@ -31,6 +31,7 @@ var mysqlFunctions = []sql.Function{
 	assignFunction,      // @v := expr (assign.go)
 	badLiteralFunction,  // DATE 'x' that is no date (literals.go)
 	percentRankFunction, // and CUME_DIST (cumedist.go)
+	timeCastFunction,    // CAST(x AS TIME(n)) (timecast.go)
 	unionColumnFunction, // a column of a set operation (uniontypes.go)
 	scalar("truncate", 2, 2, truncateType, truncateNumber),
 	scalar("oct", 1, 1, fixedType(types.LongText), func(_ *sql.Context, v []any) (any, error) {
@@ -141,7 +142,7 @@ func (d *durationFunc) Type() sql.Type { return types.Int64 }
 func (d *durationFunc) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	arg := d.Children()[0]
 	t := arg.Type()
-	if !types.IsTimespan(t) && !types.IsText(t) && !types.IsNumber(t) {
+	if !isTimeType(t) && !types.IsText(t) && !types.IsNumber(t) {
 		return d.engine(ctx, row)
 	}
 	v, err := arg.Eval(ctx, row)

@@ -56,10 +56,17 @@ func (x *index) Expressions() []string {
 	return out
 }
 
+// ColumnExpressionTypes are the types the engine converts a lookup's keys
+// to: the columns', but a TIME(n)'s keys are read as TIMEs without
+// rounding them to its digits (timeKeyType).
 func (x *index) ColumnExpressionTypes() []sql.ColumnExpressionType {
 	out := make([]sql.ColumnExpressionType, len(x.cols))
 	for i, c := range x.cols {
-		out[i] = sql.ColumnExpressionType{Expression: x.t.expressionString(c), Type: x.t.sch.Schema[c].Type}
+		typ := x.t.sch.Schema[c].Type
+		if tt, ok := typ.(timeType); ok {
+			typ = timeKeyType{tt}
+		}
+		out[i] = sql.ColumnExpressionType{Expression: x.t.expressionString(c), Type: typ}
 	}
 	return out
 }

@@ -182,13 +182,13 @@ func toStorageSchema(s sql.PrimaryKeySchema, comment string, collation sql.Colla
 			return nil, err
 		}
 		m := columnMeta{Type: typeText(c.Type), Comment: c.Comment, Extra: c.Extra, Virtual: c.Virtual}
-		if _, err := planbuilder.ParseColumnTypeString(m.Type); err != nil {
+		if _, err := parseColumnType(m.Type); err != nil {
 			// Refused before anything is written: a type whose text does
 			// not parse back would make the table unreadable.
 			return nil, fmt.Errorf("sqlext: column %s has a type that cannot be stored (%s): %w", c.Name, m.Type, err)
 		}
 		if c.Default != nil {
-			m.Default = c.Default.String()
+			m.Default = defaultText(c)
 		}
 		if c.Generated != nil {
 			m.Generated = c.Generated.String()
@@ -269,7 +269,7 @@ func sqlSchema(ctx *sql.Context, db, table string, s *storage.Schema) (sql.Prima
 		if err := json.Unmarshal([]byte(meta), &m); err != nil {
 			return sql.PrimaryKeySchema{}, fmt.Errorf("sqlext: column %s.%s metadata: %w", table, sc.Name, err)
 		}
-		typ, err := planbuilder.ParseColumnTypeString(m.Type)
+		typ, err := parseColumnType(m.Type)
 		if err != nil {
 			return sql.PrimaryKeySchema{}, fmt.Errorf("sqlext: column %s.%s type %q: %w", table, sc.Name, m.Type, err)
 		}
@@ -335,7 +335,7 @@ func compareFactory(c storage.Column) storage.CompareFunc {
 	if err := json.Unmarshal([]byte(strings.TrimPrefix(c.Meta, storage.AutoIncrementMeta)), &m); err != nil {
 		return storage.NaturalCompare(c)
 	}
-	typ, err := planbuilder.ParseColumnTypeString(m.Type)
+	typ, err := parseColumnType(m.Type)
 	if err != nil {
 		return storage.NaturalCompare(c)
 	}

@@ -12,7 +12,8 @@ import (
 
 // showColumns is the engine's SHOW [FULL] COLUMNS (and DESCRIBE) as MySQL
 // shows it: a text column's literal default as its value, q for DEFAULT
-// 'q' (the engine showed the SQL literal, 'q'); the Type without the
+// 'q' (the engine showed the SQL literal, 'q'), and a TIME(n) column's
+// as its value with n digits; the Type without the
 // column's character set and collation, which FULL's Collation gives,
 // and that the column's own (the engine showed the server default for
 // every column).
@@ -37,6 +38,13 @@ func showColumns(ctx *sql.Context, n *plan.ShowColumns, row sql.Row) (sql.RowIte
 		if d := col.Default; d != nil && d.IsLiteral() && types.IsText(col.Type) {
 			if v, err := d.Eval(ctx, nil); err == nil && v != nil {
 				if s, ok := v.(string); ok {
+					r[def] = s
+				}
+			}
+		}
+		if d := col.Default; d != nil && d.IsLiteral() && isTimeType(col.Type) {
+			if v, err := d.Eval(ctx, nil); err == nil && v != nil {
+				if s, err := typedText(ctx, col.Type, v); err == nil {
 					r[def] = s
 				}
 			}

@@ -122,18 +122,30 @@ var (
 )
 
 func newDateOffset(call sql.Expression) *dateOffset {
+	date, interval := call.Children()[0], call.Children()[1].(*expression.Interval)
+	if _, ok := date.Type().(timeType); ok {
+		// The engine does TIME arithmetic on its own TIME only.
+		if c, err := call.WithChildren(&typedAs{Expression: date, typ: types.Time}, interval); err == nil {
+			call = c
+		}
+	}
 	typ := call.Type()
-	if types.IsDatetimeType(typ) {
-		date, interval := call.Children()[0], call.Children()[1].(*expression.Interval)
+	switch {
+	case types.IsDatetimeType(typ):
 		typ = types.MustCreateDatetimeType(sqltypes.Datetime, max(fractionDigits(date.Type()), intervalDigits(interval)))
+	case types.IsTimespan(typ) && isTimeType(date.Type()):
+		typ = timeType{fsp: max(fractionDigits(date.Type()), intervalDigits(interval))}
 	}
 	return &dateOffset{Expression: call, typ: typ}
 }
 
 // fractionDigits is the fractional second digits of a temporal type.
 func fractionDigits(t sql.Type) int {
-	if dt, ok := t.(sql.DatetimeType); ok {
-		return dt.Precision()
+	switch t := t.(type) {
+	case sql.DatetimeType:
+		return t.Precision()
+	case timeType:
+		return t.fsp
 	}
 	return 0
 }
@@ -162,7 +174,7 @@ func (d *dateOffset) Type() sql.Type { return d.typ }
 
 func (d *dateOffset) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	v, err := d.Expression.Eval(ctx, row)
-	if err != nil || v == nil || !types.IsDatetimeType(d.typ) {
+	if _, isTime := d.typ.(timeType); err != nil || v == nil || !types.IsDatetimeType(d.typ) && !isTime {
 		return v, err
 	}
 	v, _, err = d.typ.Convert(ctx, v)
@@ -171,7 +183,11 @@ func (d *dateOffset) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 
 func (d *dateOffset) Children() []sql.Expression {
 	c := d.Expression.Children()
-	return []sql.Expression{c[0], c[1].(*expression.Interval).Child}
+	date := c[0]
+	if r, ok := date.(*typedAs); ok && r.typ == types.Time {
+		date = r.Expression // newDateOffset's
+	}
+	return []sql.Expression{date, c[1].(*expression.Interval).Child}
 }
 
 func (d *dateOffset) WithChildren(children ...sql.Expression) (sql.Expression, error) {
@@ -212,7 +228,7 @@ type temporalNumber struct {
 	typ      sql.Type
 	date     bool // a DATE: YYYYMMDD
 	duration bool // a TIME: hhmmss
-	fsp      int  // fractional digits of a DATETIME or TIMESTAMP
+	fsp      int  // fractional digits of a DATETIME, TIMESTAMP or TIME(n)
 }
 
 var (
@@ -224,8 +240,15 @@ var (
 func newTemporalNumber(e sql.Expression) (*temporalNumber, bool) {
 	t := e.Type()
 	switch {
-	case types.IsTimespan(t):
-		return &temporalNumber{Expression: e, typ: types.Int64, duration: true}, true
+	case isTimeType(t):
+		n := &temporalNumber{Expression: e, typ: types.Int64, duration: true}
+		if tt, ok := t.(timeType); ok && tt.fsp > 0 {
+			// A TIME(n) is hhmmss.f with n decimals (its hours may
+			// pass 99).
+			n.fsp = tt.fsp
+			n.typ = types.MustCreateDecimalType(uint8(7+n.fsp), uint8(n.fsp))
+		}
+		return n, true
 	case types.IsDateType(t):
 		return &temporalNumber{Expression: e, typ: types.Int64, date: true}, true
 	case types.IsTime(t):
@@ -257,7 +280,12 @@ func (n *temporalNumber) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 			sign, us = -1, -us
 		}
 		s := us / 1_000_000
-		return sign * (s/3600*10000 + s/60%60*100 + s%60), nil
+		whole := sign * (s/3600*10000 + s/60%60*100 + s%60)
+		if n.fsp == 0 {
+			return whole, nil
+		}
+		frac := decimal.New(sign*(us%1_000_000), -6).Truncate(int32(n.fsp))
+		return decimal.New(whole, 0).Add(frac), nil
 	}
 	t, ok := v.(time.Time)
 	if !ok {

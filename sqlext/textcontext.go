@@ -86,7 +86,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			t := c.Type()
-			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || types.IsTimespan(t) || hasFraction(t)) || floats && types.IsFloat(t)) {
+			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || isTimeType(t) || hasFraction(t)) || floats && types.IsFloat(t)) {
 				return &asText{Expression: c}
 			}
 			return nil

@@ -65,6 +65,8 @@ func readsTemporal(e sql.Expression) (asTime, ok bool) {
 		return types.IsTimespan(t), types.IsTime(t) || types.IsTimespan(t)
 	case *dateOffset:
 		return false, true
+	case *timeCast:
+		return true, true
 	case *durationFunc:
 		e = x.Expression
 	}

@@ -596,7 +596,7 @@ func mysqlUnionType(ctx *sql.Context, ts []sql.Type) sql.Type {
 			floats++
 		case t == types.Float64:
 			doubles++
-		case types.IsTime(t) || types.IsTimespan(t):
+		case types.IsTime(t) || isTimeType(t):
 			temporals++
 		case types.IsJSON(t):
 			jsons++
@@ -658,20 +658,22 @@ func columnDecimal(prec, scale int) sql.Type {
 // unionTemporal is the type of a column of dates and times: the type
 // they share, or a DATETIME with the most fractional digits of them.
 func unionTemporal(ts []sql.Type) sql.Type {
-	base, fsp := ts[0].Type(), 0
+	base, fsp, engineTime := ts[0].Type(), 0, false
 	for _, t := range ts {
 		if t.Type() != base {
 			base = sqltypes.Datetime
 		}
-		if dt, ok := t.(sql.DatetimeType); ok {
-			fsp = max(fsp, dt.Precision())
-		}
+		fsp = max(fsp, fractionDigits(t))
+		engineTime = engineTime || types.IsTimespan(t)
 	}
 	switch base {
 	case sqltypes.Date:
 		return types.Date
 	case sqltypes.Time:
-		return types.Time
+		if engineTime {
+			return types.Time // digits not known
+		}
+		return timeType{fsp: fsp}
 	case sqltypes.Timestamp:
 		return types.MustCreateDatetimeType(sqltypes.Timestamp, fsp)
 	}
