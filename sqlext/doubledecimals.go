@@ -86,8 +86,9 @@ func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
 }
 
 // fixedDecimals is cols, the columns of a result, with those that are a
-// DOUBLE of fixed decimals given a fixedDoubleType and those of the
-// engine's TIME a resultTimeType, or nil when there are none;
+// DOUBLE of fixed decimals given a fixedDoubleType, those of the engine's
+// TIME a resultTimeType and TIMESTAMP(n) a resultTimestampType, or nil
+// when there are none;
 // exprs are the columns' expressions, which may differ from cols.
 func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression {
 	var defs map[sql.ColumnId]sql.Expression
@@ -106,6 +107,15 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 				out = append([]sql.Expression(nil), cols...)
 			}
 			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &decimalJSONExpr{c} })
+			continue
+		}
+		if dt, ok := inner.Type().(sql.DatetimeType); ok && types.IsTimestampType(dt) {
+			if out == nil {
+				out = append([]sql.Expression(nil), cols...)
+			}
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression {
+				return &typedAs{Expression: c, typ: resultTimestampType{DatetimeType: dt}}
+			})
 			continue
 		}
 		if types.IsTimespan(inner.Type()) {

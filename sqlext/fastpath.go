@@ -361,8 +361,15 @@ func (t *Table) fields(ctx *sql.Context, proj []int, names []string, alias strin
 		}
 		if types.IsDecimal(c.Type) {
 			f.Decimals = uint32(c.Type.(sql.DecimalType).Scale())
-		} else if types.IsDatetimeType(c.Type) {
-			f.Decimals = uint32(c.Type.(sql.DatetimeType).Precision())
+		} else if dt, ok := c.Type.(sql.DatetimeType); ok && (types.IsDatetimeType(c.Type) || types.IsTimestampType(c.Type)) {
+			// A TIMESTAMP(n) too, which the engine gives no decimals.
+			f.Decimals = uint32(dt.Precision())
+			if types.IsTimestampType(c.Type) {
+				f.ColumnLength = resultTimestampType{dt}.MaxTextResponseByteLength(ctx)
+				if f.Decimals > 0 {
+					f.ColumnLength = datetimeTextLength + 1 + f.Decimals
+				}
+			}
 		}
 		out[i] = f
 	}
