@@ -3,12 +3,14 @@ package sqlext
 import (
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
+	"github.com/dolthub/go-mysql-server/sql/iters"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -57,6 +59,79 @@ func collatedDistinct(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Distinct,
 	}
 	return &distinctByCollation{child: child, colls: colls, seen: map[uint64]struct{}{}}, nil
 }
+
+// collatedUnion builds a UNION [DISTINCT] whose rows have a text column
+// of a folding collation, as collatedDistinct a DISTINCT: the engine's
+// removed duplicates by their text. It builds the union of all rows, keeps
+// the first of each set of rows equal under the collations, then orders,
+// skips and limits as the union says. nil for any other set operation,
+// which the engine builds.
+func collatedUnion(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row sql.Row) (sql.RowIter, error) {
+	if n.SetOpType != plan.UnionType || !n.Distinct {
+		return nil, nil
+	}
+	sch := n.Schema()
+	colls := make([]sql.CollationID, len(sch))
+	folding := false
+	for i, c := range sch {
+		if coll, ok := foldingCollation(c.Type); ok {
+			colls[i], folding = coll, true
+		}
+	}
+	if !folding {
+		return nil, nil
+	}
+	all := *n
+	all.Distinct, all.Limit, all.Offset, all.SortFields = false, nil, nil, nil
+	child, err := b.Build(ctx, &all, row)
+	if err != nil {
+		return nil, err
+	}
+	var iter sql.RowIter = &distinctByCollation{child: child, colls: colls, seen: map[uint64]struct{}{}}
+	var offset, limit int64 = 0, -1
+	if n.Offset != nil {
+		if offset, err = iters.GetInt64Value(ctx, n.Offset); err != nil {
+			return nil, err
+		}
+	}
+	if n.Limit != nil {
+		if limit, err = iters.GetInt64Value(ctx, n.Limit); err != nil {
+			return nil, err
+		}
+	}
+	if len(n.SortFields) > 0 {
+		iter = iters.NewSortIter(n.SortFields, iter)
+	}
+	if offset > 0 || limit >= 0 {
+		iter = &rowWindow{child: iter, skip: offset, left: limit}
+	}
+	return iter, nil
+}
+
+// rowWindow passes on at most left rows (all of them when negative) after
+// skipping skip.
+type rowWindow struct {
+	child      sql.RowIter
+	skip, left int64
+}
+
+func (w *rowWindow) Next(ctx *sql.Context) (sql.Row, error) {
+	for ; w.skip > 0; w.skip-- {
+		if _, err := w.child.Next(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if w.left == 0 {
+		return nil, io.EOF
+	}
+	r, err := w.child.Next(ctx)
+	if err == nil && w.left > 0 {
+		w.left--
+	}
+	return r, err
+}
+
+func (w *rowWindow) Close(ctx *sql.Context) error { return w.child.Close(ctx) }
 
 // distinctByCollation passes on the first row of each set of rows that
 // are equal under colls (0 where a column is compared as it is). Like

@@ -28,3 +28,26 @@ func TestDistinctUnderCollation(t *testing.T) {
 		"SELECT COUNT(*) FROM d.t GROUP BY ci ORDER BY 1":                         "1;2;3",
 	})
 }
+
+// TestUnionUnderCollation: UNION (DISTINCT) sees text equal under its
+// column's collation as one value, as MySQL does ('abc' UNION 'ABC' is
+// one row under utf8mb4_0900_ai_ci, two under utf8mb4_0900_bin), keeping
+// the first row of each set, and then orders, skips and limits.
+func TestUnionUnderCollation(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE u",
+		"CREATE TABLE u.a (id INT PRIMARY KEY, ci VARCHAR(10) COLLATE utf8mb4_0900_ai_ci, b VARCHAR(10) COLLATE utf8mb4_0900_bin)",
+		"CREATE TABLE u.c (id INT PRIMARY KEY, ci VARCHAR(10) COLLATE utf8mb4_0900_ai_ci, b VARCHAR(10) COLLATE utf8mb4_0900_bin)",
+		"INSERT INTO u.a VALUES (1, 'abc', 'abc'), (2, 'b', 'b')",
+		"INSERT INTO u.c VALUES (1, 'ABC', 'ABC'), (2, 'Ábc', 'abc'), (3, 'd', 'd'), (4, 'B', 'B')")
+	wantAnswers(t, db, "union", map[string]string{
+		"SELECT ci FROM u.a UNION SELECT ci FROM u.c":                                "abc;b;d",
+		"SELECT ci FROM u.a UNION DISTINCT SELECT ci FROM u.c ORDER BY ci DESC":      "d;b;abc",
+		"SELECT ci FROM u.a UNION SELECT ci FROM u.c ORDER BY ci LIMIT 1, 1":         "b",
+		"SELECT ci FROM u.a UNION SELECT ci FROM u.c LIMIT 2":                        "abc;b",
+		"SELECT b FROM u.a UNION SELECT b FROM u.c ORDER BY b":                       "ABC;B;abc;b;d",
+		"SELECT COUNT(*) FROM (SELECT ci FROM u.a UNION ALL SELECT ci FROM u.c) q":   "6",
+		"SELECT COUNT(*) FROM (SELECT ci, b FROM u.a UNION SELECT ci, b FROM u.c) q": "5",
+		"SELECT 'abc' UNION SELECT 'ABC'":                                            "abc",
+	})
+}

@@ -31,6 +31,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	switch n := n.(type) {
 	case *plan.Distinct:
 		return collatedDistinct(ctx, o.b, n, row)
+	case *plan.SetOp:
+		return collatedUnion(ctx, o.b, n, row)
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
 	case *plan.Kill:
