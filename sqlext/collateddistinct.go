@@ -38,11 +38,9 @@ func foldingCollation(t sql.Type) (sql.CollationID, bool) {
 	return c, true
 }
 
-// collatedDistinct builds a DISTINCT whose rows have a text column of a
-// folding collation, with b building its child; nil for any other,
-// which the engine builds.
-func collatedDistinct(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Distinct, row sql.Row) (sql.RowIter, error) {
-	sch := n.Schema()
+// foldingCollations is the folding collation of each column of sch (0
+// where it has none), and whether any has one.
+func foldingCollations(sch sql.Schema) ([]sql.CollationID, bool) {
 	colls := make([]sql.CollationID, len(sch))
 	folding := false
 	for i, c := range sch {
@@ -50,6 +48,14 @@ func collatedDistinct(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Distinct,
 			colls[i], folding = coll, true
 		}
 	}
+	return colls, folding
+}
+
+// collatedDistinct builds a DISTINCT whose rows have a text column of a
+// folding collation, with b building its child; nil for any other,
+// which the engine builds.
+func collatedDistinct(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Distinct, row sql.Row) (sql.RowIter, error) {
+	colls, folding := foldingCollations(n.Schema())
 	if !folding {
 		return nil, nil
 	}
@@ -70,14 +76,7 @@ func collatedUnion(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row s
 	if n.SetOpType != plan.UnionType || !n.Distinct {
 		return nil, nil
 	}
-	sch := n.Schema()
-	colls := make([]sql.CollationID, len(sch))
-	folding := false
-	for i, c := range sch {
-		if coll, ok := foldingCollation(c.Type); ok {
-			colls[i], folding = coll, true
-		}
-	}
+	colls, folding := foldingCollations(n.Schema())
 	if !folding {
 		return nil, nil
 	}
