@@ -66,28 +66,52 @@ func collatedDistinct(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Distinct,
 	return &distinctByCollation{child: child, colls: colls, seen: map[uint64]struct{}{}}, nil
 }
 
-// collatedUnion builds a UNION [DISTINCT] whose rows have a text column
-// of a folding collation, as collatedDistinct a DISTINCT: the engine's
-// removed duplicates by their text. It builds the union of all rows, keeps
-// the first of each set of rows equal under the collations, then orders,
-// skips and limits as the union says. nil for any other set operation,
-// which the engine builds.
-func collatedUnion(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row sql.Row) (sql.RowIter, error) {
-	if n.SetOpType != plan.UnionType || !n.Distinct {
+// collatedSetOp builds a UNION, INTERSECT or EXCEPT [DISTINCT] whose
+// rows have a text column of a folding collation, as collatedDistinct a
+// DISTINCT: the engine's told rows apart by their text. A UNION is built
+// as UNION ALL and keeps the first of each set of rows equal under the
+// collations; an INTERSECT (EXCEPT) keeps the first of each such set of
+// its left rows that has (has no) equal among its right rows. Then it
+// orders, skips and limits as the operation says. nil for the ALL forms
+// and for rows without such a column, which the engine builds.
+func collatedSetOp(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row sql.Row) (sql.RowIter, error) {
+	if !n.Distinct {
 		return nil, nil
 	}
 	colls, folding := foldingCollations(n.Schema())
 	if !folding {
 		return nil, nil
 	}
-	all := *n
-	all.Distinct, all.Limit, all.Offset, all.SortFields = false, nil, nil, nil
-	child, err := b.Build(ctx, &all, row)
-	if err != nil {
-		return nil, err
+	var iter sql.RowIter
+	switch n.SetOpType {
+	case plan.UnionType:
+		all := *n
+		all.Distinct, all.Limit, all.Offset, all.SortFields = false, nil, nil, nil
+		child, err := b.Build(ctx, &all, row)
+		if err != nil {
+			return nil, err
+		}
+		iter = &distinctByCollation{child: child, colls: colls, seen: map[uint64]struct{}{}}
+	case plan.IntersectType, plan.ExceptType:
+		right, err := b.Build(ctx, n.Right(), row)
+		if err != nil {
+			return nil, err
+		}
+		in, err := collationHashes(ctx, right, colls)
+		if err != nil {
+			return nil, err
+		}
+		left, err := b.Build(ctx, n.Left(), row)
+		if err != nil {
+			return nil, err
+		}
+		iter = &distinctByCollation{child: left, colls: colls, seen: map[uint64]struct{}{},
+			keep: func(h uint64) bool { _, ok := in[h]; return ok == (n.SetOpType == plan.IntersectType) }}
+	default:
+		return nil, nil
 	}
-	var iter sql.RowIter = &distinctByCollation{child: child, colls: colls, seen: map[uint64]struct{}{}}
 	var offset, limit int64 = 0, -1
+	var err error
 	if n.Offset != nil {
 		if offset, err = iters.GetInt64Value(ctx, n.Offset); err != nil {
 			return nil, err
@@ -105,6 +129,29 @@ func collatedUnion(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row s
 		iter = &rowWindow{child: iter, skip: offset, left: limit}
 	}
 	return iter, nil
+}
+
+// collationHashes reads every row of it, closes it, and returns their
+// hashes (collationHash).
+func collationHashes(ctx *sql.Context, it sql.RowIter, colls []sql.CollationID) (map[uint64]struct{}, error) {
+	out := map[uint64]struct{}{}
+	for {
+		r, err := it.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			it.Close(ctx)
+			return nil, err
+		}
+		h, err := collationHash(ctx, r, colls)
+		if err != nil {
+			it.Close(ctx)
+			return nil, err
+		}
+		out[h] = struct{}{}
+	}
+	return out, it.Close(ctx)
 }
 
 // rowWindow passes on at most left rows (all of them when negative) after
@@ -139,6 +186,8 @@ type distinctByCollation struct {
 	child sql.RowIter
 	colls []sql.CollationID
 	seen  map[uint64]struct{}
+	// keep, when set, passes on only the rows whose hash it accepts.
+	keep func(h uint64) bool
 }
 
 func (d *distinctByCollation) Next(ctx *sql.Context) (sql.Row, error) {
@@ -155,6 +204,9 @@ func (d *distinctByCollation) Next(ctx *sql.Context) (sql.Row, error) {
 			continue
 		}
 		d.seen[h] = struct{}{}
+		if d.keep != nil && !d.keep(h) {
+			continue
+		}
 		return r, nil
 	}
 }

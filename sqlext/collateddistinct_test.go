@@ -29,10 +29,11 @@ func TestDistinctUnderCollation(t *testing.T) {
 	})
 }
 
-// TestUnionUnderCollation: UNION (DISTINCT) sees text equal under its
-// column's collation as one value, as MySQL does ('abc' UNION 'ABC' is
-// one row under utf8mb4_0900_ai_ci, two under utf8mb4_0900_bin), keeping
-// the first row of each set, and then orders, skips and limits.
+// TestUnionUnderCollation: UNION, INTERSECT and EXCEPT (DISTINCT) see
+// text equal under its column's collation as one value, as MySQL does
+// ('abc' UNION 'ABC' is one row under utf8mb4_0900_ai_ci, two under
+// utf8mb4_0900_bin), keeping the first row of each set, and then order,
+// skip and limit.
 func TestUnionUnderCollation(t *testing.T) {
 	_, _, db := serve(t)
 	mustExecAll(t, db, "CREATE DATABASE u",
@@ -48,6 +49,11 @@ func TestUnionUnderCollation(t *testing.T) {
 		"SELECT b FROM u.a UNION SELECT b FROM u.c ORDER BY b":                       "ABC;B;abc;b;d",
 		"SELECT COUNT(*) FROM (SELECT ci FROM u.a UNION ALL SELECT ci FROM u.c) q":   "6",
 		"SELECT COUNT(*) FROM (SELECT ci, b FROM u.a UNION SELECT ci, b FROM u.c) q": "5",
+		"SELECT ci FROM u.a INTERSECT SELECT ci FROM u.c ORDER BY ci":                "abc;b",
+		"SELECT ci FROM u.c EXCEPT SELECT ci FROM u.a":                               "d",
+		"SELECT b FROM u.c EXCEPT SELECT b FROM u.a ORDER BY b":                      "ABC;B;d",
+		"SELECT b FROM u.a INTERSECT SELECT b FROM u.c":                              "abc",
+		"SELECT 'abc' INTERSECT SELECT 'ABC'":                                        "abc",
 		"SELECT 'abc' UNION SELECT 'ABC'":                                            "abc",
 	})
 }

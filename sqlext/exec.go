@@ -32,7 +32,7 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	case *plan.Distinct:
 		return collatedDistinct(ctx, o.b, n, row)
 	case *plan.SetOp:
-		return collatedUnion(ctx, o.b, n, row)
+		return collatedSetOp(ctx, o.b, n, row)
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
 	case *plan.Kill:
