@@ -49,10 +49,8 @@ func init() {
 var _ sql.CollatedDatabaseProvider = (*Provider)(nil)
 
 // CreateCollatedDatabase creates a database whose tables default to
-// collation. The database and its collation are two log commands (a
-// schema change must come alone in its command): a node that stops
-// between them keeps the database with no collation recorded, which
-// reads as utf8mb4_0900_bin.
+// collation, the database and its collation in one log command, so that
+// no node ever holds the database without it.
 func (p *Provider) CreateCollatedDatabase(ctx *sql.Context, name string, collation sql.CollationID) error {
 	if collation == sql.Collation_Unspecified {
 		collation = sessionServerCollation(ctx)
@@ -60,14 +58,15 @@ func (p *Provider) CreateCollatedDatabase(ctx *sql.Context, name string, collati
 	if err := supportedCollation(collation); err != nil {
 		return err
 	}
-	if err := p.CreateDatabase(ctx, name); err != nil {
+	if reservedDatabase(name) {
+		return sql.ErrDatabaseExists.New(name)
+	}
+	b, err := json.Marshal(collation.Name())
+	if err != nil {
 		return err
 	}
-	stored, ok := p.store.Database(name)
-	if !ok {
-		return sql.ErrDatabaseNotFound.New(name)
-	}
-	return (&Database{p: p, name: stored}).SetCollation(ctx, collation)
+	return p.propose(ctx, storage.Op{Kind: storage.OpCreateDatabase, DB: name},
+		storage.Op{Kind: storage.OpPutMeta, DB: name, Name: collationMetaKey, Blob: b})
 }
 
 // sessionServerCollation is the session's collation_server.

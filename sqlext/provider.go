@@ -117,10 +117,16 @@ func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 }
 
 func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
-	if strings.EqualFold(name, "information_schema") || strings.EqualFold(name, "mysql") || strings.EqualFold(name, SystemDatabase) {
+	if reservedDatabase(name) {
 		return sql.ErrDatabaseExists.New(name)
 	}
 	return p.propose(ctx, storage.Op{Kind: storage.OpCreateDatabase, DB: name})
+}
+
+// reservedDatabase reports whether name is a database the server
+// answers for itself, which cannot be created.
+func reservedDatabase(name string) bool {
+	return strings.EqualFold(name, "information_schema") || strings.EqualFold(name, "mysql") || strings.EqualFold(name, SystemDatabase)
 }
 
 func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {

@@ -24,16 +24,50 @@ func (s *Store) Apply(index uint64, c *Command) error {
 		}
 	}
 	if ddl {
+		defer s.schemaGen.Add(1)
+		if createsWithMeta(c.Ops) {
+			return s.applyCreateWithMeta(c.Ops)
+		}
 		if len(c.Ops) != 1 {
 			return fmt.Errorf("storage: a schema change must be the only op of its command")
 		}
-		defer s.schemaGen.Add(1)
 		return s.applyDDL(&c.Ops[0])
 	}
 	u := &undo{}
 	for i := range c.Ops {
 		if err := s.applyRows(&c.Ops[i], u); err != nil {
 			u.rollback()
+			return err
+		}
+	}
+	return nil
+}
+
+// createsWithMeta reports whether ops create a database and then put
+// metadata of that database (its collation, say): the one schema change
+// that may share its command, so that a database never exists without
+// what it was created with.
+func createsWithMeta(ops []Op) bool {
+	if len(ops) < 2 || ops[0].Kind != OpCreateDatabase {
+		return false
+	}
+	for _, op := range ops[1:] {
+		if op.Kind != OpPutMeta || lower(op.DB) != lower(ops[0].DB) {
+			return false
+		}
+	}
+	return true
+}
+
+// applyCreateWithMeta applies what createsWithMeta accepts, all or
+// nothing.
+func (s *Store) applyCreateWithMeta(ops []Op) error {
+	if err := s.applyDDL(&ops[0]); err != nil {
+		return err
+	}
+	for i := range ops[1:] {
+		if err := s.applyDDL(&ops[1+i]); err != nil {
+			delete(s.mu.dbs, lower(ops[0].DB))
 			return err
 		}
 	}

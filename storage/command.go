@@ -72,11 +72,12 @@ type Command struct {
 
 // commandVersion is the first byte of an encoded command. It only moves
 // forward; decoders reject versions they do not know. Version 2 added
-// OpAppend, version 3 OpDropIndexedColumn, version 4 OpAppendFrom. A command is written with the
+// OpAppend, version 3 OpDropIndexedColumn, version 4 OpAppendFrom, version 5
+// a database created with its metadata in one command. A command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 4
+	commandVersion       = 5
 	commandVersionBefore = 1
 )
 
@@ -108,6 +109,11 @@ func EncodeCommand(c *Command) []byte {
 				size += len(k) + 2
 			}
 		}
+	}
+	if createsWithMeta(c.Ops) {
+		// Nodes before version 5 refuse a schema change that shares its
+		// command: they must refuse this one as a version they do not know.
+		version = max(version, 5)
 	}
 	e := encoder{buf: make([]byte, 0, size)}
 	e.byte(version)

@@ -296,3 +296,44 @@ func TestModifyColumnMoves(t *testing.T) {
 		t.Fatalf("row after move: %v", r)
 	}
 }
+
+// A database can be created together with its metadata in one command,
+// the only schema change that may share one; any other mix is refused
+// and changes nothing.
+func TestCreateDatabaseWithMeta(t *testing.T) {
+	s := New(Options{})
+	mustApply(t, s, Op{Kind: OpCreateDatabase, DB: "x"}, Op{Kind: OpPutMeta, DB: "X", Name: "collation", Blob: []byte(`"utf8mb4_0900_ai_ci"`)})
+	if _, ok := s.Database("x"); !ok {
+		t.Fatal("the database was not created")
+	}
+	if got, _ := s.Meta("x", ""); len(got) != 1 || string(got["collation"]) != `"utf8mb4_0900_ai_ci"` {
+		t.Fatalf("its metadata: %q", got)
+	}
+	for _, ops := range [][]Op{
+		{{Kind: OpCreateDatabase, DB: "y"}, {Kind: OpPutMeta, DB: "x", Name: "k", Blob: []byte("v")}},
+		{{Kind: OpCreateDatabase, DB: "y"}, {Kind: OpCreateDatabase, DB: "z"}},
+		{{Kind: OpCreateDatabase, DB: "x"}, {Kind: OpPutMeta, DB: "x", Name: "k", Blob: []byte("v")}},
+	} {
+		if err := s.Apply(0, &Command{Ops: ops}); err == nil {
+			t.Fatalf("%v applied", ops)
+		}
+		if _, ok := s.Database("y"); ok {
+			t.Fatalf("%v left database y", ops)
+		}
+	}
+	if got, _ := s.Meta("x", ""); len(got) != 1 {
+		t.Fatalf("a refused command changed the metadata: %q", got)
+	}
+}
+
+// A database created with its metadata is written as a version 5
+// command, which nodes that refuse a shared schema change do not know.
+func TestCreateDatabaseWithMetaVersion(t *testing.T) {
+	b := EncodeCommand(&Command{Ops: []Op{{Kind: OpCreateDatabase, DB: "x"}, {Kind: OpPutMeta, DB: "x", Name: "k", Blob: []byte("v")}}})
+	if b[0] != 5 {
+		t.Fatalf("written as version %d", b[0])
+	}
+	if b := EncodeCommand(&Command{Ops: []Op{{Kind: OpCreateDatabase, DB: "x"}}}); b[0] != 1 {
+		t.Fatalf("a create database alone written as version %d", b[0])
+	}
+}
