@@ -39,18 +39,20 @@ func AppendValue(b array.Builder, v any) { appendColumn(b, []Row{{v}}, 0) }
 // must copy what it keeps (Retain is not enough for batches with deleted
 // rows, which are built for the call).
 func (s *Store) ScanRecords(ctx context.Context, db, table string, fn func(rec arrow.RecordBatch) error) error {
-	_, err := s.scanRecords(ctx, db, table, func(rec arrow.RecordBatch, _ []string) error { return fn(rec) })
+	_, err := s.ScanIdentified(ctx, db, table, func(rec arrow.RecordBatch, _ []string) error { return fn(rec) })
 	return err
 }
 
-func (s *Store) scanRecords(ctx context.Context, db, table string, fn func(rec arrow.RecordBatch, ids []string) error) (uint64, error) {
+// ScanIdentified is ScanRecords with each batch's row identities, and the
+// table's mark (Writes) at the instant the scan reads.
+func (s *Store) ScanIdentified(ctx context.Context, db, table string, fn func(rec arrow.RecordBatch, ids []string) error) (WriteMark, error) {
 	s.mu.RLock()
 	t, err := s.table(db, table)
 	if err != nil {
 		s.mu.RUnlock()
-		return 0, err
+		return WriteMark{}, err
 	}
-	writes := s.writesLocked(db, table)
+	writes := t.mark
 	sch := t.asch
 	cursors := make([]*Cursor, partitionCount)
 	for i := range cursors {

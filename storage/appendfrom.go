@@ -1,9 +1,7 @@
 package storage
 
 import (
-	"context"
 	"fmt"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -145,43 +143,21 @@ func (t *Table) gather(keys []string) (arrow.RecordBatch, error) {
 	return rec, nil
 }
 
-// Writes counts the commands applied so far that named a table (by its
-// database and name, whichever table has that name), its rows or its
-// schema, and it moves with every restore of a snapshot; it only grows. A
-// reader that sees the same count before and after some work knows that
-// no write reached the table in between.
-func (s *Store) Writes(db, table string) uint64 {
+// WriteMark names a table, and how many commands have been applied to
+// it: two marks are equal only if no command reached the table, nor any
+// other took its name, in between.
+type WriteMark struct{ table, writes uint64 }
+
+// Writes is the mark of the table that has the name now, zero if none.
+// A reader that reads the same mark before and after some work knows
+// that no write reached the table in between: a write, a schema change,
+// a drop and recreate, a rename onto the name, a snapshot restore.
+func (s *Store) Writes(db, table string) WriteMark {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.writesLocked(db, table)
-}
-
-func (s *Store) writesLocked(db, table string) uint64 {
-	return s.mu.writeBase + s.mu.writes[writesKey(db, table)]
-}
-
-func writesKey(db, table string) string { return lower(db) + "\x00" + lower(table) }
-
-// countWrites records that an op names its tables.
-func (s *Store) countWrites(op *Op) {
-	if op.Table == "" {
-		return
+	t, err := s.table(db, table)
+	if err != nil {
+		return WriteMark{}
 	}
-	if s.mu.writes == nil {
-		s.mu.writes = make(map[string]uint64)
-	}
-	s.mu.writes[writesKey(op.DB, op.Table)]++
-	if op.Kind == OpRenameTable {
-		db, name := op.DB, op.NewName
-		if i := strings.IndexByte(name, '.'); i >= 0 {
-			db, name = name[:i], name[i+1:]
-		}
-		s.mu.writes[writesKey(db, name)]++
-	}
-}
-
-// ScanIdentified is ScanRecords with each batch's row identities, and the
-// table's Writes count at the instant the scan reads.
-func (s *Store) ScanIdentified(ctx context.Context, db, table string, fn func(rec arrow.RecordBatch, ids []string) error) (uint64, error) {
-	return s.scanRecords(ctx, db, table, fn)
+	return t.mark
 }

@@ -16,7 +16,6 @@ func (s *Store) Apply(index uint64, c *Command) error {
 	}
 	ddl := false
 	for i := range c.Ops {
-		s.countWrites(&c.Ops[i])
 		switch c.Ops[i].Kind {
 		case OpInsert, OpAppend, OpAppendFrom, OpDelete, OpSetAutoInc:
 		default:
@@ -103,6 +102,7 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 	if err != nil {
 		return err
 	}
+	t.mark.writes++
 	u.touch(t)
 	switch op.Kind {
 	case OpInsert:
@@ -234,6 +234,7 @@ func (s *Store) applyDDL(op *Op) error {
 	if err != nil {
 		return err
 	}
+	t.mark.writes++
 	switch op.Kind {
 	case OpDropTable:
 		t.release()

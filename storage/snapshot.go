@@ -334,8 +334,6 @@ func (s *Store) Restore(r io.Reader) error {
 	s.mu.Lock()
 	old := s.mu.dbs
 	s.mu.dbs, s.mu.users, s.mu.applied = dbs, users, applied
-	// Every table may now hold other rows: move every table's count.
-	s.mu.writeBase += 1 << 32
 	s.schemaGen.Add(1)
 	s.mu.Unlock()
 	for _, db := range old {

@@ -35,9 +35,6 @@ type Store struct {
 		// applied is the log index of the last applied command, kept so a
 		// snapshot records where it stands.
 		applied uint64
-		// writes and writeBase count writes per table name (Writes).
-		writes    map[string]uint64
-		writeBase uint64
 	}
 	// schemaGen counts schema changes (every DDL command and every
 	// restore), so a reader can cache what it derives from the schemas.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -86,10 +87,16 @@ type Table struct {
 	autoInc   uint64
 	nextRowID uint64
 	autoCol   int
+	// mark tells this table from every other the process has held, and
+	// counts the commands applied to it (Store.Writes).
+	mark WriteMark
 }
 
+// tableSeq numbers the tables a process creates, restores or rebuilds.
+var tableSeq atomic.Uint64
+
 func newTable(db, name string, s *Schema, cf CompareFactory) *Table {
-	t := &Table{db: db, name: name, autoCol: -1}
+	t := &Table{db: db, name: name, autoCol: -1, mark: WriteMark{table: tableSeq.Add(1)}}
 	t.reset(s, cf)
 	return t
 }

@@ -355,8 +355,11 @@ func (w *predictWriter) run() (int64, error) {
 	// keys and the new columns only. The copies are the input's rows when
 	// the log applies them, so no write may reach the input in between:
 	// once this node has applied every command (on a follower a forwarded
-	// command can return first), the input's write count must be as read.
-	var before uint64
+	// command can return first), the input's mark (Store.Writes) must be
+	// the one the scan read.
+	var before storage.WriteMark
+	outSchema := storage.ArrowSchema(info.Schema)
+	newCols := arrow.NewSchema(outSchema.Fields()[nIn:], nil)
 	n, err := prov.BulkAppendFrom(w.ctx, db, name, w.t.db, w.t.name, sqlext.AppendOptions{TrustedJSON: true}, func(emit func([]string, arrow.RecordBatch) error) error {
 		var err error
 		before, err = store.ScanIdentified(w.ctx, w.t.db, w.t.name, func(in arrow.RecordBatch, ids []string) error {
@@ -364,7 +367,7 @@ func (w *predictWriter) run() (int64, error) {
 			if err != nil {
 				return err
 			}
-			rec := array.NewRecordBatch(arrow.NewSchema(storage.ArrowSchema(info.Schema).Fields()[nIn:], nil), []arrow.Array{pred, results}, in.NumRows())
+			rec := array.NewRecordBatch(newCols, []arrow.Array{pred, results}, in.NumRows())
 			pred.Release()
 			results.Release()
 			defer rec.Release()
@@ -391,7 +394,7 @@ func (w *predictWriter) run() (int64, error) {
 				return err
 			}
 			cols := append(append(make([]arrow.Array, 0, nIn+2), in.Columns()...), pred, results)
-			rec := array.NewRecordBatch(storage.ArrowSchema(info.Schema), cols, in.NumRows())
+			rec := array.NewRecordBatch(outSchema, cols, in.NumRows())
 			pred.Release()
 			results.Release()
 			defer rec.Release()
