@@ -28,14 +28,6 @@ trap cleanup EXIT
 need sysbench mariadb-client
 (cd "$ROOT" && make -s build)
 
-start() { # id sql-port raft-port [join]
-	local join=()
-	[ -n "${4:-}" ] && join=(--join "127.0.0.1:$4")
-	"$ROOT/bin/sqlearn" serve --node-id "$1" --addr "127.0.0.1:$2" --raft-addr "127.0.0.1:$3" \
-		--data-dir "$WORK/$1" --raft-log "$RAFT_LOG" --log-level warn "${join[@]}" 2>"$WORK/$1.log" &
-	PIDS+=($!)
-	wait_port "$2"
-}
 sb() { # port action
 	sysbench oltp_insert --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=root \
 		--mysql-db=sbtest --tables=1 --table-size=10000 --threads="$THREADS" --time="$SECS" \
@@ -65,14 +57,14 @@ prepare() { # port
 }
 
 echo "log $RAFT_LOG, $THREADS threads, $SECS s per run"
-start single 23506 23606
+start_node single 23506 23606
 prepare 23506
 for _ in $(seq 1 "$RUNS"); do measure one 23506; done
 kill "${PIDS[0]}"; wait "${PIDS[0]}" 2>/dev/null || true; PIDS=()
 
-start n1 23511 23611
-start n2 23512 23612 23611
-start n3 23513 23613 23611
+start_node n1 23511 23611
+start_node n2 23512 23612 23611
+start_node n3 23513 23613 23611
 sleep 2
 prepare 23511
 echo "(three: the leader's, then each follower's)"

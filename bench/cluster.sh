@@ -32,15 +32,6 @@ trap cleanup EXIT
 need sysbench mariadb-client
 
 (cd "$ROOT" && make -s build)
-start() { # id sql-port raft-port [join]
-	local join=()
-	[ -n "${4:-}" ] && join=(--join "127.0.0.1:$4")
-	"$ROOT/bin/sqlearn" serve --node-id "$1" --addr "127.0.0.1:$2" --raft-addr "127.0.0.1:$3" \
-		--data-dir "$WORK/$1" --raft-log "$RAFT_LOG" --log-level warn "${join[@]}" 2>"$WORK/$1.log" &
-	PIDS+=($!)
-	wait_port "$2"
-}
-
 sb() { # hosts ports test action
 	sysbench "$3" --db-driver=mysql --mysql-host="$1" --mysql-port="$2" --mysql-user=root \
 		--mysql-db=sbtest --tables=1 --table-size="$TABLE_SIZE" --threads="$THREADS" --time="$SECS" \
@@ -70,15 +61,15 @@ prepare() { # port
 }
 
 # One node.
-start single 23306 23406
+start_node single 23306 23406
 prepare 23306
 measure one-node 127.0.0.1 23306
 kill "${PIDS[0]}"; wait "${PIDS[0]}" 2>/dev/null || true; PIDS=()
 
 # Three nodes.
-start n1 23311 23411
-start n2 23312 23412 23411
-start n3 23313 23413 23411
+start_node n1 23311 23411
+start_node n2 23312 23412 23411
+start_node n3 23313 23413 23411
 prepare 23311
 leader_port=$(for p in 23311 23312 23313; do
 	id=$(mariadb -N -h 127.0.0.1 -P $p -u root -e "SELECT node_id FROM sys.cluster_members WHERE role='leader'" 2>/dev/null)

@@ -28,3 +28,17 @@ start_mariadb() {
 		--socket="$1/mariadb.sock" --user="$(id -un)" --skip-name-resolve 2>"$1/mariadb.log" &
 	MARIADB_PID=$!
 }
+
+# start_node starts cluster node ID of the built server with its SQL on
+# the loopback port SQL_PORT and its Raft on RAFT_PORT, joining the node
+# whose Raft port is JOIN when given, with its data dir and log under
+# $WORK and $RAFT_LOG's log storage; appends its pid to PIDS and waits for
+# it to answer.
+start_node() { # id sql-port raft-port [join]
+	local join=()
+	[ -n "${4:-}" ] && join=(--join "127.0.0.1:$4")
+	"$ROOT/bin/sqlearn" serve --node-id "$1" --addr "127.0.0.1:$2" --raft-addr "127.0.0.1:$3" \
+		--data-dir "$WORK/$1" --raft-log "$RAFT_LOG" --log-level warn "${join[@]}" 2>"$WORK/$1.log" &
+	PIDS+=($!)
+	wait_port "$2"
+}
