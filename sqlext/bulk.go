@@ -260,7 +260,11 @@ type AppendOptions struct {
 // checked as BulkInsert checks them: NOT NULL; the range, length and form
 // of the column's SQL type, value by value only for types narrower than
 // their storage kind; JSON text, which must be valid and in the stored
-// form ValidJSON describes, unless opts.TrustedJSON. NULL or 0 in the
+// form ValidJSON describes, unless opts.TrustedJSON; a JSON column may
+// instead be an Arrow struct of the documents, which every node writes as
+// that text when it applies the command (storage.CheckJSONStruct says
+// which structs can be), so the log carries numbers as 8 bytes rather than
+// their text. NULL or 0 in the
 // AUTO_INCREMENT column takes the next value. Failure leaves the batches
 // that committed in place, as with BulkInsert.
 func (p *Provider) BulkAppend(ctx *sql.Context, db, table string, opts AppendOptions, batches func(emit func(arrow.RecordBatch) error) error) (int64, error) {
@@ -402,8 +406,22 @@ func (cc *columnChecker) check(rec arrow.RecordBatch) (arrow.RecordBatch, error)
 			filled.Release()
 		}
 	}()
+	want := cc.want
 	for j, c := range cc.t.sch.Schema[cc.first:] {
 		i := cc.first + j
+		if cols[j].DataType().ID() == arrow.STRUCT && types.IsJSON(c.Type) {
+			// Documents that each node writes as JSON text.
+			if !c.Nullable && cols[j].NullN() > 0 {
+				return nil, sql.ErrInsertIntoNonNullableProvidedNull.New(c.Name)
+			}
+			if err := storage.CheckJSONStruct(cols[j]); err != nil {
+				return nil, fmt.Errorf("column %s: %w", c.Name, err)
+			}
+			fields := want.Fields()
+			fields[j].Type = cols[j].DataType()
+			want = arrow.NewSchema(fields, nil)
+			continue
+		}
 		if !arrow.TypeEqual(cols[j].DataType(), cc.want.Field(j).Type) {
 			return nil, fmt.Errorf("column %s: a batch of Arrow %v for storage's %v", c.Name, cols[j].DataType(), cc.want.Field(j).Type)
 		}
@@ -421,7 +439,7 @@ func (cc *columnChecker) check(rec arrow.RecordBatch) (arrow.RecordBatch, error)
 			return nil, err
 		}
 	}
-	return array.NewRecordBatch(cc.want, cols, rec.NumRows()), nil
+	return array.NewRecordBatch(want, cols, rec.NumRows()), nil
 }
 
 // fillAutoIncrement gives the NULL and 0 values of an AUTO_INCREMENT column

@@ -2,12 +2,14 @@ package sqlext_test
 
 import (
 	"context"
+	"database/sql"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	gms "github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/sqlearn/sqlearn/sqlext"
@@ -141,17 +143,25 @@ func appendBatch(t *testing.T, srv *sqlext.Server, db, table string, rows [][]an
 	return array.NewRecordBatch(sch, cols, int64(len(rows)))
 }
 
+// bulkTables serves database b with the tables ddl makes, and the
+// context and provider to append to them with.
+func bulkTables(t *testing.T, ddl ...string) (*sqlext.Server, *sql.DB, *gms.Context, *sqlext.Provider) {
+	srv, _, db := serve(t)
+	mustExec(t, db, "CREATE DATABASE b")
+	for _, q := range ddl {
+		mustExec(t, db, q)
+	}
+	return srv, db, srv.NewContext(context.Background()), srv.Provider()
+}
+
 // TestBulkAppend writes batches of columns, checks them as an INSERT
 // would, fills AUTO_INCREMENT values, and leaves the table readable
 // through its indexes; a failing batch stops the append with the batches
 // before it committed.
 func TestBulkAppend(t *testing.T) {
-	srv, _, db := serve(t)
-	mustExec(t, db, "CREATE DATABASE b")
-	mustExec(t, db, "CREATE TABLE b.a (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(5), n INT, v DOUBLE NOT NULL, doc JSON, d DECIMAL(6,2), KEY by_name (name))")
-	mustExec(t, db, "CREATE TABLE b.nk (v DOUBLE NOT NULL, name TEXT)")
-	ctx := srv.NewContext(context.Background())
-	p := srv.Provider()
+	srv, db, ctx, p := bulkTables(t,
+		"CREATE TABLE b.a (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(5), n INT, v DOUBLE NOT NULL, doc JSON, d DECIMAL(6,2), KEY by_name (name))",
+		"CREATE TABLE b.nk (v DOUBLE NOT NULL, name TEXT)")
 	const per = 3000
 	batch := func(from int) [][]any {
 		var rows [][]any
@@ -275,5 +285,102 @@ func TestBulkAppend(t *testing.T) {
 	}
 	if c := queryStrings(t, db, "SELECT COUNT(*), SUM(v) = 13495500 FROM b.nk"); c[0][0] != "9000" || c[0][1] != "1" {
 		t.Errorf("keyless table holds %v", c)
+	}
+}
+
+// TestBulkAppendJSONStruct sends JSON columns as Arrow structs, which
+// each node writes as text: the stored documents are those an INSERT of
+// the same JSON stores (a copy through SQL compares equal as text), a
+// NULL struct row is SQL NULL, and a NULL for a NOT NULL column, an
+// infinity, or a struct for a column that is not JSON fail the append with nothing
+// written.
+func TestBulkAppendJSONStruct(t *testing.T) {
+	_, db, ctx, p := bulkTables(t,
+		"CREATE TABLE b.j (id BIGINT PRIMARY KEY, doc JSON, req JSON NOT NULL, s TEXT)",
+		"CREATE TABLE b.j2 LIKE b.j")
+	docType := arrow.StructOf(
+		arrow.Field{Name: "p", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		arrow.Field{Name: "name", Type: arrow.BinaryTypes.LargeString, Nullable: true},
+		arrow.Field{Name: "n", Type: arrow.StructOf(arrow.Field{Name: "k", Type: arrow.PrimitiveTypes.Int64}), Nullable: true},
+	)
+	// build makes rows [from, from+n) with docs in columns doc and req
+	// (req's row `nullReq` NULL), s as text or, with sAsStruct, a struct.
+	build := func(from, n int, p float64, nullReq int, sAsStruct bool) arrow.RecordBatch {
+		ids := array.NewInt64Builder(memory.DefaultAllocator)
+		defer ids.Release()
+		var docs [2]arrow.Array
+		for c := range docs {
+			b := array.NewStructBuilder(memory.DefaultAllocator, docType)
+			for i := from; i < from+n; i++ {
+				if c == 0 {
+					ids.Append(int64(i))
+				}
+				if (c == 0 && i%5 == 0) || (c == 1 && i == nullReq) {
+					b.AppendNull()
+					continue
+				}
+				b.Append(true)
+				b.FieldBuilder(0).(*array.Float64Builder).Append(float64(i) / p)
+				b.FieldBuilder(1).(*array.LargeStringBuilder).Append("n<" + strconv.Itoa(i) + `>"é`)
+				nb := b.FieldBuilder(2).(*array.StructBuilder)
+				nb.Append(true)
+				nb.FieldBuilder(0).(*array.Int64Builder).Append(int64(i) * int64(i))
+			}
+			docs[c] = b.NewArray()
+			b.Release()
+		}
+		s := docs[1]
+		if !sAsStruct {
+			sb := array.NewLargeStringBuilder(memory.DefaultAllocator)
+			defer sb.Release()
+			for i := from; i < from+n; i++ {
+				sb.Append("t" + strconv.Itoa(i))
+			}
+			s = sb.NewArray()
+		} else {
+			s.Retain()
+		}
+		cols := []arrow.Array{ids.NewArray(), docs[0], docs[1], s}
+		fields := make([]arrow.Field, len(cols))
+		for i, name := range []string{"id", "doc", "req", "s"} {
+			fields[i] = arrow.Field{Name: name, Type: cols[i].DataType(), Nullable: true}
+		}
+		rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
+		for _, c := range cols {
+			c.Release()
+		}
+		return rec
+	}
+	appendOne := func(rec arrow.RecordBatch) (int64, error) {
+		defer rec.Release()
+		return p.BulkAppend(ctx, "b", "j", sqlext.AppendOptions{}, func(emit func(arrow.RecordBatch) error) error { return emit(rec) })
+	}
+	if got, err := appendOne(build(0, 5000, 7, -1, false)); err != nil || got != 5000 {
+		t.Fatalf("BulkAppend: %d rows, %v", got, err)
+	}
+	want := "SELECT COUNT(*) FROM b.j WHERE doc IS NULL AND id % 5 = 0 OR " +
+		`CAST(doc AS CHAR) = CAST(JSON_OBJECT('p', id / 7e0, 'name', CONCAT('n<', id, '>"é'), 'n', JSON_OBJECT('k', id * id)) AS CHAR)`
+	if c := queryStrings(t, db, want); c[0][0] != "5000" {
+		t.Errorf("%s rows of 5000 hold the documents JSON_OBJECT makes", c[0][0])
+	}
+	mustExec(t, db, "INSERT INTO b.j2 SELECT * FROM b.j")
+	if c := queryStrings(t, db, "SELECT COUNT(*) FROM b.j JOIN b.j2 c USING (id) WHERE CAST(b.j.req AS CHAR) = CAST(c.req AS CHAR) AND (b.j.doc IS NULL AND c.doc IS NULL OR CAST(b.j.doc AS CHAR) = CAST(c.doc AS CHAR))"); c[0][0] != "5000" {
+		t.Errorf("%s rows of 5000 read back and stored again as the same text", c[0][0])
+	}
+	for name, rec := range map[string]arrow.RecordBatch{
+		"NULL in NOT NULL": build(10000, 100, 7, 10050, false),
+		"infinity":         build(20000, 100, 0, -1, false), // i/0
+		"struct for TEXT":  build(30000, 100, 7, -1, true),
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := appendOne(rec)
+			if err == nil || got != 0 {
+				t.Fatalf("accepted: %d rows, %v", got, err)
+			}
+			t.Log(err)
+			if c := queryStrings(t, db, "SELECT COUNT(*) FROM b.j"); c[0][0] != "5000" {
+				t.Fatalf("%s rows after a refused append", c[0][0])
+			}
+		})
 	}
 }

@@ -379,7 +379,7 @@ func (t *Table) registerAt(cols []arrow.Array, i int, id string) {
 			t.content[ck] = append(t.content[ck], id)
 		}
 	} else if t.primary.ints != nil {
-		t.primary.insertInt(cols[t.primary.cols[0]].(*array.Int64).Value(i), id)
+		t.primary.insertInt(cols[t.primary.cols[0]].(*array.Int64).Value(i))
 	} else {
 		t.primary.insertVals(valsAt(cols, t.primary.cols, i), id)
 	}
@@ -515,6 +515,9 @@ func validateArray(a arrow.Array) error {
 		}
 		return nil
 	}
+	if s, ok := a.(*array.Struct); ok {
+		return validateStruct(s)
+	}
 	d := a.Data()
 	width := 0
 	switch a.DataType().ID() {
@@ -532,6 +535,29 @@ func validateArray(a arrow.Array) error {
 	}
 	if d.NullN() > 0 && (bufs[0] == nil || bufs[0].Len()*8 < end) {
 		return fmt.Errorf("validity buffer too short")
+	}
+	return nil
+}
+
+// validateStruct checks a struct column (JSON, jsontext.go): its
+// validity buffer and each member's buffers, which must hold as many rows
+// as the struct.
+func validateStruct(s *array.Struct) error {
+	if err := checkJSONType(s.DataType()); err != nil {
+		return err
+	}
+	d := s.Data()
+	if bufs := d.Buffers(); d.NullN() > 0 && (len(bufs) < 1 || bufs[0] == nil || bufs[0].Len()*8 < d.Offset()+d.Len()) {
+		return fmt.Errorf("validity buffer too short")
+	}
+	for k := 0; k < s.NumField(); k++ {
+		c := s.Field(k)
+		if c.Len() < s.Len() {
+			return fmt.Errorf("member %d has %d rows of %d", k, c.Len(), s.Len())
+		}
+		if err := validateArray(c); err != nil {
+			return fmt.Errorf("member %d: %w", k, err)
+		}
 	}
 	return nil
 }

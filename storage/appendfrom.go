@@ -20,8 +20,9 @@ import (
 // that computed the op's columns from rows it read earlier must make sure
 // no write reached the source in between: Writes counts them.
 
-// appendFrom applies an OpAppendFrom to t.
-func (s *Store) appendFrom(t *Table, op *Op, u *undo) error {
+// appendFrom applies an OpAppendFrom to t; batch is the op's with its
+// JSON columns written (jsonColumns).
+func (s *Store) appendFrom(t *Table, op *Op, batch arrow.RecordBatch, u *undo) error {
 	src, err := s.table(op.FromDB, op.FromTable)
 	if err != nil {
 		return err
@@ -29,13 +30,10 @@ func (s *Store) appendFrom(t *Table, op *Op, u *undo) error {
 	if src == t {
 		return fmt.Errorf("%w: %s appends rows of itself", ErrBadValue, t.name)
 	}
-	if op.Batch == nil {
-		return fmt.Errorf("%w: append to %s without a batch", ErrBadValue, t.name)
-	}
 	n := len(src.schema.Columns)
-	if len(t.schema.Columns) != n+int(op.Batch.NumCols()) {
+	if len(t.schema.Columns) != n+int(batch.NumCols()) {
 		return fmt.Errorf("%w: %s has %d columns, not the %d of %s and the %d appended", ErrBadValue,
-			t.name, len(t.schema.Columns), n, src.name, op.Batch.NumCols())
+			t.name, len(t.schema.Columns), n, src.name, batch.NumCols())
 	}
 	for i := range n {
 		if !arrow.TypeEqual(src.asch.Field(i).Type, t.asch.Field(i).Type) {
@@ -43,21 +41,21 @@ func (s *Store) appendFrom(t *Table, op *Op, u *undo) error {
 				t.schema.Columns[i].Name, t.name, src.schema.Columns[i].Name, src.name)
 		}
 	}
-	if int(op.Batch.NumRows()) != len(op.Keys) {
-		return fmt.Errorf("%w: %d keys for %d appended rows", ErrBadValue, len(op.Keys), op.Batch.NumRows())
+	if int(batch.NumRows()) != len(op.Keys) {
+		return fmt.Errorf("%w: %d keys for %d appended rows", ErrBadValue, len(op.Keys), batch.NumRows())
 	}
 	rows, err := src.gather(op.Keys)
 	if err != nil {
 		return err
 	}
 	defer rows.Release()
-	for i, a := range op.Batch.Columns() {
+	for i, a := range batch.Columns() {
 		if !arrow.TypeEqual(a.DataType(), t.asch.Field(n+i).Type) {
 			return fmt.Errorf("%w: column %q of kind %v got Arrow %v", ErrBadValue,
 				t.schema.Columns[n+i].Name, t.schema.Columns[n+i].Kind, a.DataType())
 		}
 	}
-	cols := append(append(make([]arrow.Array, 0, len(t.schema.Columns)), rows.Columns()...), op.Batch.Columns()...)
+	cols := append(append(make([]arrow.Array, 0, len(t.schema.Columns)), rows.Columns()...), batch.Columns()...)
 	rec := array.NewRecordBatch(t.asch, cols, int64(len(op.Keys)))
 	defer rec.Release()
 	// Such a target is most often being filled with a copy of every

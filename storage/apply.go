@@ -107,13 +107,19 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 	switch op.Kind {
 	case OpInsert:
 		return t.insertRows(op.Rows, op.RowIDs, u)
-	case OpAppend:
+	case OpAppend, OpAppendFrom:
 		if op.Batch == nil {
 			return fmt.Errorf("%w: append to %s without a batch", ErrBadValue, t.name)
 		}
-		return t.appendRecord(op.Batch, op.RowIDs, u, 0)
-	case OpAppendFrom:
-		return s.appendFrom(t, op, u)
+		batch, err := jsonColumns(op.Batch)
+		if err != nil {
+			return err
+		}
+		defer batch.Release()
+		if op.Kind == OpAppendFrom {
+			return s.appendFrom(t, op, batch, u)
+		}
+		return t.appendRecord(batch, op.RowIDs, u, 0)
 	case OpDelete:
 		for i, id := range op.Keys {
 			l, ok := t.locs[id]

@@ -73,11 +73,12 @@ type Command struct {
 // commandVersion is the first byte of an encoded command. It only moves
 // forward; decoders reject versions they do not know. Version 2 added
 // OpAppend, version 3 OpDropIndexedColumn, version 4 OpAppendFrom, version 5
-// a database created with its metadata in one command. A command is written with the
+// a database created with its metadata in one command, version 6 appends
+// whose batches send JSON columns as structs (jsonColumns). A command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 5
+	commandVersion       = 6
 	commandVersionBefore = 1
 )
 
@@ -109,6 +110,9 @@ func EncodeCommand(c *Command) []byte {
 				size += len(k) + 2
 			}
 		}
+	}
+	if version < 6 && sendsJSONStructs(c.Ops) {
+		version = 6
 	}
 	if createsWithMeta(c.Ops) {
 		// Nodes before version 5 refuse a schema change that shares its
@@ -281,6 +285,9 @@ func DecodeCommand(b []byte) (*Command, error) {
 					break
 				}
 				op.Batch = rec
+				if version < 6 && sendsJSONStructs([]Op{op}) {
+					d.fail(fmt.Sprintf("a struct column in a version %d command", version))
+				}
 			}
 			m := d.count(1)
 			for j := 0; j < m && d.err == nil; j++ {

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -359,6 +357,15 @@ func (w *predictWriter) run() (int64, error) {
 	// the one the scan read.
 	var before storage.WriteMark
 	outSchema := storage.ArrowSchema(info.Schema)
+	// A classifier's ml_results is a struct that storage writes as JSON
+	// text (predictColumns.results), so a batch's schema names its type.
+	withTypes := func(sch *arrow.Schema, cols []arrow.Array) *arrow.Schema {
+		fields := sch.Fields()
+		for i, c := range cols {
+			fields[i].Type = c.DataType()
+		}
+		return arrow.NewSchema(fields, nil)
+	}
 	newCols := arrow.NewSchema(outSchema.Fields()[nIn:], nil)
 	n, err := prov.BulkAppendFrom(w.ctx, db, name, w.t.db, w.t.name, sqlext.AppendOptions{TrustedJSON: true}, func(emit func([]string, arrow.RecordBatch) error) error {
 		var err error
@@ -367,7 +374,8 @@ func (w *predictWriter) run() (int64, error) {
 			if err != nil {
 				return err
 			}
-			rec := array.NewRecordBatch(newCols, []arrow.Array{pred, results}, in.NumRows())
+			cols := []arrow.Array{pred, results}
+			rec := array.NewRecordBatch(withTypes(newCols, cols), cols, in.NumRows())
 			pred.Release()
 			results.Release()
 			defer rec.Release()
@@ -394,7 +402,7 @@ func (w *predictWriter) run() (int64, error) {
 				return err
 			}
 			cols := append(append(make([]arrow.Array, 0, nIn+2), in.Columns()...), pred, results)
-			rec := array.NewRecordBatch(outSchema, cols, in.NumRows())
+			rec := array.NewRecordBatch(withTypes(outSchema, cols), cols, in.NumRows())
 			pred.Release()
 			results.Release()
 			defer rec.Release()
@@ -466,48 +474,99 @@ func (p *predictColumns) build(pr *ml.Predictions) (pred, results arrow.Array, e
 	if p.derived {
 		return pb.NewArray(), array.MakeArrayOfNull(memory.DefaultAllocator, arrow.BinaryTypes.LargeString, n), nil
 	}
-	return pb.NewArray(), p.results(pr), nil
+	results, err = p.results(pr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pb.NewArray(), results, nil
 }
 
-// results is the batch's ml_results column, each document written
-// straight into one data buffer sized from the first: through a builder
-// every document was copied again, with the buffer's doublings, a third
-// of the column's cost.
-func (p *predictColumns) results(pr *ml.Predictions) arrow.Array {
+// results is the batch's ml_results documents as an Arrow struct,
+// {"predictions": {key: label}, "probabilities": {class: p, ...}}, which
+// every node writes as JSON text when it applies the log's command
+// (storage.CheckJSONStruct). The log so carries a probability as 8
+// bytes, not its ~18 characters of text, and the leader does not print
+// them: text documents were most of a classifier's log and a sixth of its
+// CPU. A row whose label or a probability JSON cannot hold (NaN, an
+// infinity) has a NULL document.
+func (p *predictColumns) results(pr *ml.Predictions) (arrow.Array, error) {
 	n := len(pr.Values)
-	enc := newResultsEncoder(pr)
-	offsets := make([]int64, n+1)
-	var data, valid []byte
+	valid := make([]byte, bitutil.BytesForBits(int64(n)))
+	bitutil.SetBitsTo(valid, 0, int64(n), true)
 	nulls := 0
-	for i := 0; i < n; i++ {
-		start := len(data)
-		b, ok := appendResults(data, pr, i, enc)
-		if !ok {
-			if valid == nil {
-				valid = make([]byte, bitutil.BytesForBits(int64(n)))
-				bitutil.SetBitsTo(valid, 0, int64(n), true)
-			}
+	drop := func(i int) {
+		if bitutil.BitIsSet(valid, i) {
 			bitutil.ClearBit(valid, i)
 			nulls++
-			b = b[:start]
 		}
-		if i == 0 && cap(b) < len(b)*n {
-			// Room for every row at the first's length and a little more.
-			grown := make([]byte, len(b), len(b)*n+len(b)*n/8)
-			copy(grown, b)
-			b = grown
+	}
+	var label arrow.Array
+	switch {
+	case pr.Task == ml.Clustering:
+		vals := make([]int64, n)
+		for i, v := range pr.Values {
+			vals[i] = int64(v)
 		}
-		data = b
-		offsets[i+1] = int64(len(data))
+		label = array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals))}, nil, 0, 0))
+	case pr.Task == ml.Classification && n > 0:
+		if _, ok := pr.Label(0).(string); ok {
+			b := array.NewLargeStringBuilder(memory.DefaultAllocator)
+			defer b.Release()
+			b.Reserve(n)
+			for i := range n {
+				b.Append(pr.Label(i).(string))
+			}
+			label = b.NewArray()
+			break
+		}
+		fallthrough
+	default:
+		vals := make([]float64, n)
+		for i := range n {
+			f, ok := pr.Label(i).(float64)
+			if !ok {
+				return nil, fmt.Errorf("a %T label among float ones", pr.Label(i))
+			}
+			if vals[i] = f; math.IsNaN(f) || math.IsInf(f, 0) {
+				drop(i)
+			}
+		}
+		label = array.NewFloat64Data(array.NewData(arrow.PrimitiveTypes.Float64, n,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, 0, 0))
+	}
+	defer label.Release()
+	predictions, err := array.NewStructArray([]arrow.Array{label}, []string{resultsKey[pr.Task]})
+	if err != nil {
+		return nil, err
+	}
+	defer predictions.Release()
+	members, names := []arrow.Array{predictions}, []string{"predictions"}
+	if k := len(pr.Classes); k > 0 {
+		probs := make([]arrow.Array, k)
+		for j := range k {
+			vals := make([]float64, n)
+			for i := range n {
+				if vals[i] = pr.Proba[i*k+j]; math.IsNaN(vals[i]) || math.IsInf(vals[i], 0) {
+					drop(i)
+				}
+			}
+			probs[j] = array.NewFloat64Data(array.NewData(arrow.PrimitiveTypes.Float64, n,
+				[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, 0, 0))
+			defer probs[j].Release()
+		}
+		probabilities, err := array.NewStructArray(probs, pr.Classes)
+		if err != nil {
+			return nil, err
+		}
+		defer probabilities.Release()
+		members, names = append(members, probabilities), append(names, "probabilities")
 	}
 	var validity *memory.Buffer
-	if valid != nil {
+	if nulls > 0 {
 		validity = memory.NewBufferBytes(valid)
 	}
-	d := array.NewData(arrow.BinaryTypes.LargeString, n,
-		[]*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(offsets)), memory.NewBufferBytes(data)}, nil, nulls, 0)
-	defer d.Release()
-	return array.NewLargeStringData(d)
+	return array.NewStructArrayWithNulls(members, names, validity, nulls, 0)
 }
 
 // appendConverted converts each prediction as an INSERT would: class
@@ -559,110 +618,6 @@ func predictionValue(v any) any {
 		return nil
 	}
 	return v
-}
-
-// resultsJSON is row i's ml_results document, byte for byte what
-// json.Marshal(mlResults(...)) gives (the tests hold it to that), or nil
-// where JSON has no value for it.
-func resultsJSON(pr *ml.Predictions, i int, enc *resultsEncoder) any {
-	b, ok := appendResults(nil, pr, i, enc)
-	if !ok {
-		return nil
-	}
-	return sqlext.ValidJSON(b)
-}
-
-// appendResults appends row i's ml_results document to b, built without
-// maps or reflection (it was a fifth of ML_PREDICT_TABLE's time); false
-// for a prediction JSON cannot encode. enc carries the parts that are the
-// same for every row.
-func appendResults(b []byte, pr *ml.Predictions, i int, enc *resultsEncoder) ([]byte, bool) {
-	b = append(b, enc.head...)
-	var ok bool
-	if k := int(pr.Values[i]); pr.Task == ml.Classification && k >= 0 && k < len(enc.labels) {
-		// A class's label is encoded once (a text label through
-		// encoding/json, a tenth of a microsecond a row).
-		if enc.labels[k] == nil {
-			if enc.labels[k], ok = appendJSONValue(nil, pr.Label(i)); !ok {
-				return b, false
-			}
-		}
-		b = append(b, enc.labels[k]...)
-	} else if b, ok = appendJSONValue(b, pr.Label(i)); !ok {
-		return b, false
-	}
-	b = append(b, '}')
-	if len(pr.Classes) > 0 {
-		b = append(b, `,"probabilities":{`...)
-		k := len(pr.Classes)
-		for n, j := range enc.order {
-			if n > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, enc.keys[n]...)
-			if b, ok = appendJSONValue(b, pr.Proba[i*k+j]); !ok {
-				return b, false
-			}
-		}
-		b = append(b, '}')
-	}
-	return append(b, '}'), true
-}
-
-// resultsEncoder holds what appendResults reuses across the rows of one
-// batch: the opening up to the prediction, the class keys in json's
-// (sorted) order and the classes' labels.
-type resultsEncoder struct {
-	head   []byte
-	order  []int    // class indices in key order
-	keys   [][]byte // `"class":` for each, in that order
-	labels [][]byte // each class's label as JSON, by class index, once seen
-}
-
-func newResultsEncoder(pr *ml.Predictions) *resultsEncoder {
-	enc := &resultsEncoder{head: []byte(`{"predictions":{"` + resultsKey[pr.Task] + `":`)}
-	enc.order = make([]int, len(pr.Classes))
-	enc.labels = make([][]byte, len(pr.Classes))
-	for j := range enc.order {
-		enc.order[j] = j
-	}
-	sort.Slice(enc.order, func(a, b int) bool { return pr.Classes[enc.order[a]] < pr.Classes[enc.order[b]] })
-	for _, j := range enc.order {
-		k, _ := marshalStored(pr.Classes[j])
-		enc.keys = append(enc.keys, append(k, ':'))
-	}
-	return enc
-}
-
-// appendJSONValue appends v as the engine stores JSON values (encoding/json's
-// format without HTML escaping); false for a value JSON cannot encode (NaN,
-// infinities).
-func appendJSONValue(b []byte, v any) ([]byte, bool) {
-	switch x := v.(type) {
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return b, false
-		}
-		// encoding/json's float format: shortest 'f', or 'e' outside
-		// [1e-6, 1e21) with a two-digit exponent trimmed of its zero.
-		format := byte('f')
-		if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
-			format = 'e'
-		}
-		b = strconv.AppendFloat(b, x, format, -1, 64)
-		if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-		return b, true
-	case int64:
-		return strconv.AppendInt(b, x, 10), true
-	}
-	js, err := marshalStored(v)
-	if err != nil {
-		return b, false
-	}
-	return append(b, js...), true
 }
 
 // marshalStored is json.Marshal without HTML escaping, as the engine

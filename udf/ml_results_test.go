@@ -11,18 +11,20 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/sqlearn/sqlearn/ml"
-	"github.com/sqlearn/sqlearn/sqlext"
+	"github.com/sqlearn/sqlearn/storage"
 )
 
-// TestResultsJSONMatchesMarshal holds the hand-built ml_results text to
-// the form the engine stores the same document in (what an INSERT of it
-// would store, so that rows read back and written again compare equal),
-// over regression values across the float formats, cluster ids, and
+// TestResultsJSONMatchesMarshal holds the ml_results documents, as
+// storage writes them from the struct ML_PREDICT_TABLE sends, to the form
+// the engine stores the same document in (what an INSERT of it would
+// store, so that rows read back and written again compare equal), over
+// regression values across the float formats, cluster ids, and
 // classifiers with string and numeric labels.
 func TestResultsJSONMatchesMarshal(t *testing.T) {
 	check := func(pr *ml.Predictions, n int) {
 		t.Helper()
-		enc := newResultsEncoder(pr)
+		col := resultsText(t, pr)
+		defer col.Release()
 		for i := range n {
 			var proba map[string]float64
 			if len(pr.Classes) > 0 {
@@ -32,7 +34,6 @@ func TestResultsJSONMatchesMarshal(t *testing.T) {
 				}
 			}
 			js, err := json.Marshal(mlResults(pr.Task, pr.Label(i), proba))
-			got := resultsJSON(pr, i, enc)
 			var want []byte
 			if err == nil {
 				var doc any
@@ -44,13 +45,13 @@ func TestResultsJSONMatchesMarshal(t *testing.T) {
 				}
 			}
 			if err != nil {
-				if got != nil {
-					t.Errorf("row %d: json cannot encode it, got %v", i, got)
+				if col.IsValid(i) {
+					t.Errorf("row %d: json cannot encode it, got %q", i, col.Value(i))
 				}
 				continue
 			}
-			if got != sqlext.ValidJSON(want) {
-				t.Errorf("row %d: got %v, want %s", i, got, want)
+			if col.IsNull(i) || col.Value(i) != string(want) {
+				t.Errorf("row %d: got %q (null %v), want %s", i, col.Value(i), col.IsNull(i), want)
 			}
 		}
 	}
@@ -94,40 +95,33 @@ func TestResultsJSONMatchesMarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(pr, n)
-		checkColumn(t, pr)
 		// A probability JSON cannot write leaves that row's document NULL.
 		pr.Proba[len(pr.Classes)*7] = math.NaN()
-		checkColumn(t, pr)
+		check(pr, n)
+		col := resultsText(t, pr)
+		if col.NullN() != 1 || col.IsValid(7) {
+			t.Errorf("%d NULL documents, row 7's valid %v", col.NullN(), col.IsValid(7))
+		}
+		col.Release()
 	}
 	vals[0] = math.NaN()
-	checkColumn(t, &ml.Predictions{Task: ml.Regression, Values: vals})
+	check(&ml.Predictions{Task: ml.Regression, Values: vals}, len(vals))
 }
 
-// checkColumn holds the ml_results column built for a whole batch to the
-// documents built row by row, NULL where JSON has no value.
-func checkColumn(t *testing.T, pr *ml.Predictions) {
+// resultsText is the ml_results text storage writes for a batch.
+func resultsText(t *testing.T, pr *ml.Predictions) *array.LargeString {
 	t.Helper()
-	col := (&predictColumns{}).results(pr).(*array.LargeString)
-	defer col.Release()
-	enc := newResultsEncoder(pr)
-	if col.Len() != len(pr.Values) {
-		t.Fatalf("%d documents for %d rows", col.Len(), len(pr.Values))
+	docs, err := (&predictColumns{}).results(pr)
+	if err != nil {
+		t.Fatal(err)
 	}
-	nulls := 0
-	for i := range pr.Values {
-		want := resultsJSON(pr, i, enc)
-		if want == nil {
-			nulls++
-			if !col.IsNull(i) {
-				t.Errorf("row %d: %q where JSON has no value", i, col.Value(i))
-			}
-			continue
-		}
-		if col.IsNull(i) || sqlext.ValidJSON([]byte(col.Value(i))) != want {
-			t.Errorf("row %d: column holds %q (null %v), want %v", i, col.Value(i), col.IsNull(i), want)
-		}
+	defer docs.Release()
+	if docs.Len() != len(pr.Values) {
+		t.Fatalf("%d documents for %d rows", docs.Len(), len(pr.Values))
 	}
-	if col.NullN() != nulls {
-		t.Errorf("column counts %d nulls, rows have %d", col.NullN(), nulls)
+	col, err := storage.JSONText(docs)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return col
 }

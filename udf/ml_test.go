@@ -192,6 +192,14 @@ func TestMLTrainPredictRoundTrip(t *testing.T) {
 	if !strings.Contains(row, "probabilities") {
 		t.Errorf("ml_results %s", row)
 	}
+	// Each row's document (written by storage from the numbers the log
+	// carries) is the one ML_PREDICT_ROW gives, as text and as JSON.
+	same := one[int64](t, s, "SELECT COUNT(*) FROM t.fruit_pred p JOIN t.fruit f ON p.id = f.id WHERE "+
+		"CAST(p.ml_results AS CHAR) = CAST(JSON_EXTRACT(ML_PREDICT_ROW(JSON_OBJECT('weight', f.weight, 'colour', f.colour, 'x', f.x), @model), '$.ml_results') AS CHAR) AND "+
+		"p.ml_results = JSON_EXTRACT(ML_PREDICT_ROW(JSON_OBJECT('weight', f.weight, 'colour', f.colour, 'x', f.x), @model), '$.ml_results')")
+	if same != 200 {
+		t.Errorf("ml_results is ML_PREDICT_ROW's in %d rows of 200", same)
+	}
 	// The output is stored as an INSERT would store it: statements that
 	// read rows back and write them again see no conflict.
 	s.exec(t, "UPDATE t.fruit_pred SET weight = weight + 1 WHERE id = 16")

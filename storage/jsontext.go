@@ -1,0 +1,352 @@
+package storage
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// A string column of an append's batch may arrive as an Arrow struct: each
+// node writes its rows as JSON text when it applies the command (command
+// format 6). A document of numbers then travels as 8 bytes a number
+// instead of its text: ML_PREDICT_TABLE's class probabilities were most of
+// its log's bytes. The text is the form the SQL layer stores JSON in:
+// compact, object members in the bytewise order of their names, numbers
+// and strings as encoding/json writes them but without HTML escaping.
+//
+// A struct row that is NULL is a NULL value; a member that is NULL is JSON
+// null. Members are float64 (finite), int64, uint64, large_utf8 or
+// structs of the same.
+
+// CheckJSONStruct reports why a struct array cannot be written as JSON
+// text: a member type other than those above, two members of one name, or
+// a number that JSON cannot hold (NaN, an infinity) in a row that is not
+// NULL.
+func CheckJSONStruct(a arrow.Array) error {
+	s, ok := a.(*array.Struct)
+	if !ok {
+		return fmt.Errorf("%w: JSON from Arrow %v, not a struct", ErrBadValue, a.DataType())
+	}
+	if err := checkJSONType(s.DataType()); err != nil {
+		return err
+	}
+	return checkJSONValues(s, func(i int) bool { return s.IsValid(i) })
+}
+
+func checkJSONType(dt arrow.DataType) error {
+	st, ok := dt.(*arrow.StructType)
+	if !ok {
+		return fmt.Errorf("%w: a JSON member of Arrow %v", ErrBadValue, dt)
+	}
+	seen := make(map[string]bool, st.NumFields())
+	for _, f := range st.Fields() {
+		if seen[f.Name] {
+			return fmt.Errorf("%w: two JSON members named %q", ErrBadValue, f.Name)
+		}
+		seen[f.Name] = true
+		switch f.Type.ID() {
+		case arrow.FLOAT64, arrow.INT64, arrow.UINT64, arrow.LARGE_STRING:
+		case arrow.STRUCT:
+			if err := checkJSONType(f.Type); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("%w: JSON member %q of Arrow %v", ErrBadValue, f.Name, f.Type)
+		}
+	}
+	return nil
+}
+
+// checkJSONValues finds a NaN or infinity in the rows of s that live says
+// are written.
+func checkJSONValues(s *array.Struct, live func(int) bool) error {
+	for k := 0; k < s.NumField(); k++ {
+		switch c := s.Field(k).(type) {
+		case *array.Float64:
+			for i, v := range c.Float64Values() {
+				if (math.IsNaN(v) || math.IsInf(v, 0)) && c.IsValid(i) && live(i) {
+					return fmt.Errorf("%w: JSON cannot hold %v (member %q, row %d)", ErrBadValue, v, s.DataType().(*arrow.StructType).Field(k).Name, i+1)
+				}
+			}
+		case *array.Struct:
+			if err := checkJSONValues(c, func(i int) bool { return c.IsValid(i) && live(i) }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonColumns returns rec with each struct column written as JSON text,
+// or rec itself (retained) when it has none; the caller releases it.
+func jsonColumns(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var cols []arrow.Array
+	for i, a := range rec.Columns() {
+		if a.DataType().ID() != arrow.STRUCT {
+			continue
+		}
+		if cols == nil {
+			cols = slices.Clone(rec.Columns())
+			defer func() {
+				for j, c := range cols {
+					if c != rec.Column(j) {
+						c.Release()
+					}
+				}
+			}()
+		}
+		text, err := JSONText(a)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = text
+	}
+	if cols == nil {
+		rec.Retain()
+		return rec, nil
+	}
+	fields := rec.Schema().Fields()
+	for i, c := range cols {
+		fields[i].Type = c.DataType()
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+}
+
+// JSONText is the JSON text of each row of a struct array, as a node
+// stores it; CheckJSONStruct's error for a struct it cannot write.
+func JSONText(a arrow.Array) (*array.LargeString, error) {
+	if err := CheckJSONStruct(a); err != nil {
+		return nil, err
+	}
+	return jsonText(a.(*array.Struct)), nil
+}
+
+// jsonPartRows is the fewest rows jsonText gives a goroutine of its own.
+// A node writes the text as it applies the command, one command at a
+// time, so a large batch is split among the cores: ML_PREDICT_TABLE's
+// applies were its slowest stage with the text written on one.
+const jsonPartRows = 4096
+
+// jsonText writes each row of a checked struct array as JSON text into one
+// buffer.
+func jsonText(s *array.Struct) *array.LargeString {
+	n := s.Len()
+	w := newJSONWriter(s.DataType().(*arrow.StructType))
+	offsets := make([]int64, n+1)
+	var data []byte
+	if parts := min(runtime.GOMAXPROCS(0), n/jsonPartRows); parts <= 1 {
+		data = w.rows(s, 0, n, offsets)
+	} else {
+		bufs := make([][]byte, parts)
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Go(func() { bufs[p] = w.rows(s, p*n/parts, (p+1)*n/parts, offsets) })
+		}
+		wg.Wait()
+		size := 0
+		for _, b := range bufs {
+			size += len(b)
+		}
+		data = make([]byte, 0, size)
+		for p, b := range bufs {
+			base := int64(len(data))
+			data = append(data, b...)
+			for i := p*n/parts + 1; i <= (p+1)*n/parts; i++ {
+				offsets[i] += base
+			}
+		}
+	}
+	var validity *memory.Buffer
+	if s.NullN() > 0 {
+		valid := make([]byte, bitutil.BytesForBits(int64(n)))
+		for i := 0; i < n; i++ {
+			if s.IsValid(i) {
+				bitutil.SetBit(valid, i)
+			}
+		}
+		validity = memory.NewBufferBytes(valid)
+	}
+	d := array.NewData(arrow.BinaryTypes.LargeString, n,
+		[]*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(offsets)), memory.NewBufferBytes(data)}, nil, s.NullN(), 0)
+	defer d.Release()
+	return array.NewLargeStringData(d)
+}
+
+// rows writes rows [lo, hi) of s into a new buffer, setting offsets[i+1]
+// to the end of row i in it.
+func (w *jsonWriter) rows(s *array.Struct, lo, hi int, offsets []int64) []byte {
+	var data []byte
+	for i := lo; i < hi; i++ {
+		if s.IsValid(i) {
+			data = w.object(data, s, i)
+		}
+		if i == lo && hi-lo > 1 {
+			// Room for every row at the first's length and an eighth more.
+			data = slices.Grow(data, len(data)*(hi-lo-1)+len(data)*(hi-lo)/8)
+		}
+		offsets[i+1] = int64(len(data))
+	}
+	return data
+}
+
+// jsonWriter writes the objects of one struct type, with each member's
+// `"name":` encoded once and the members in name order. It is not changed
+// once made, so goroutines share it.
+type jsonWriter struct {
+	order []int    // field indices in member order
+	names [][]byte // `"name":` by field index, the first led by '{' and the rest by ','
+	sub   []*jsonWriter
+}
+
+func newJSONWriter(st *arrow.StructType) *jsonWriter {
+	w := &jsonWriter{order: make([]int, st.NumFields()), names: make([][]byte, st.NumFields()), sub: make([]*jsonWriter, st.NumFields())}
+	for k := range w.order {
+		w.order[k] = k
+	}
+	slices.SortFunc(w.order, func(a, b int) int {
+		x, y := st.Field(a).Name, st.Field(b).Name
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+	for n, k := range w.order {
+		lead := byte(',')
+		if n == 0 {
+			lead = '{'
+		}
+		w.names[k] = append(appendJSONString([]byte{lead}, st.Field(k).Name), ':')
+		if sub, ok := st.Field(k).Type.(*arrow.StructType); ok {
+			w.sub[k] = newJSONWriter(sub)
+		}
+	}
+	return w
+}
+
+func (w *jsonWriter) object(b []byte, s *array.Struct, i int) []byte {
+	if len(w.order) == 0 {
+		return append(b, '{', '}')
+	}
+	for _, k := range w.order {
+		b = append(b, w.names[k]...)
+		c := s.Field(k)
+		if c.IsNull(i) {
+			b = append(b, "null"...)
+			continue
+		}
+		switch c := c.(type) {
+		case *array.Float64:
+			b = AppendJSONFloat(b, c.Value(i))
+		case *array.Int64:
+			b = strconv.AppendInt(b, c.Value(i), 10)
+		case *array.Uint64:
+			b = strconv.AppendUint(b, c.Value(i), 10)
+		case *array.LargeString:
+			b = appendJSONString(b, c.Value(i))
+		case *array.Struct:
+			b = w.sub[k].object(b, c, i)
+		}
+	}
+	return append(b, '}')
+}
+
+// AppendJSONFloat appends a finite float as encoding/json writes it: the
+// shortest text that reads back as the same float, in 'f' form within
+// [1e-6, 1e21) and 'e' form outside it, with the exponent's leading zero
+// trimmed (1e-07 is 1e-7).
+func AppendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b
+}
+
+// appendJSONString appends s quoted as encoding/json quotes a string
+// without HTML escaping: the short escapes for quote, backslash and the
+// common control characters, \u00XX for the other control characters,
+// \u2028 and \u2029 escaped, and each byte of invalid UTF-8 as \ufffd.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// sendsJSONStructs says whether an append of ops has a struct column,
+// which nodes before command version 6 cannot apply.
+func sendsJSONStructs(ops []Op) bool {
+	for i := range ops {
+		if ops[i].Batch == nil {
+			continue
+		}
+		for _, f := range ops[i].Batch.Schema().Fields() {
+			if f.Type.ID() == arrow.STRUCT {
+				return true
+			}
+		}
+	}
+	return false
+}
