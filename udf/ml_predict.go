@@ -500,40 +500,9 @@ func (p *predictColumns) results(pr *ml.Predictions) (arrow.Array, error) {
 			nulls++
 		}
 	}
-	var label arrow.Array
-	switch {
-	case pr.Task == ml.Clustering:
-		vals := make([]int64, n)
-		for i, v := range pr.Values {
-			vals[i] = int64(v)
-		}
-		label = array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
-			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals))}, nil, 0, 0))
-	case pr.Task == ml.Classification && n > 0:
-		if _, ok := pr.Label(0).(string); ok {
-			b := array.NewLargeStringBuilder(memory.DefaultAllocator)
-			defer b.Release()
-			b.Reserve(n)
-			for i := range n {
-				b.Append(pr.Label(i).(string))
-			}
-			label = b.NewArray()
-			break
-		}
-		fallthrough
-	default:
-		vals := make([]float64, n)
-		for i := range n {
-			f, ok := pr.Label(i).(float64)
-			if !ok {
-				return nil, fmt.Errorf("a %T label among float ones", pr.Label(i))
-			}
-			if vals[i] = f; math.IsNaN(f) || math.IsInf(f, 0) {
-				drop(i)
-			}
-		}
-		label = array.NewFloat64Data(array.NewData(arrow.PrimitiveTypes.Float64, n,
-			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, 0, 0))
+	label, err := resultLabels(pr, drop)
+	if err != nil {
+		return nil, err
 	}
 	defer label.Release()
 	predictions, err := array.NewStructArray([]arrow.Array{label}, []string{resultsKey[pr.Task]})
@@ -567,6 +536,59 @@ func (p *predictColumns) results(pr *ml.Predictions) (arrow.Array, error) {
 		validity = memory.NewBufferBytes(valid)
 	}
 	return array.NewStructArrayWithNulls(members, names, validity, nulls, 0)
+}
+
+// resultLabels is the column of the prediction in ml_results: cluster ids
+// as integers, a classifier's labels as text or numbers (each class's made
+// once: a numeric label is parsed from its class name), a regression's
+// values. drop is called for a row whose value JSON cannot hold.
+func resultLabels(pr *ml.Predictions, drop func(int)) (arrow.Array, error) {
+	n := len(pr.Values)
+	if pr.Task == ml.Clustering {
+		vals := make([]int64, n)
+		for i, v := range pr.Values {
+			vals[i] = int64(v)
+		}
+		return array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, n,
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals))}, nil, 0, 0)), nil
+	}
+	labelOf := pr.Label
+	if pr.Task == ml.Classification {
+		memo := make([]any, len(pr.Classes))
+		labelOf = func(i int) any {
+			k := int(pr.Values[i])
+			if k < 0 || k >= len(memo) {
+				return pr.Label(i)
+			}
+			if memo[k] == nil {
+				memo[k] = pr.Label(i)
+			}
+			return memo[k]
+		}
+	}
+	if n > 0 {
+		if _, ok := labelOf(0).(string); ok {
+			b := array.NewLargeStringBuilder(memory.DefaultAllocator)
+			defer b.Release()
+			b.Reserve(n)
+			for i := range n {
+				b.Append(labelOf(i).(string))
+			}
+			return b.NewArray(), nil
+		}
+	}
+	vals := make([]float64, n)
+	for i := range n {
+		f, ok := labelOf(i).(float64)
+		if !ok {
+			return nil, fmt.Errorf("a %T label among float ones", labelOf(i))
+		}
+		if vals[i] = f; math.IsNaN(f) || math.IsInf(f, 0) {
+			drop(i)
+		}
+	}
+	return array.NewFloat64Data(array.NewData(arrow.PrimitiveTypes.Float64, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(vals))}, nil, 0, 0)), nil
 }
 
 // appendConverted converts each prediction as an INSERT would: class
