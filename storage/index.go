@@ -91,11 +91,10 @@ func intID(k int64) string {
 
 // index is an ordered set of (column values, row identity) pairs. A
 // primary key of one BIGINT-like column is kept in ints, a tree of the
-// keys alone, instead of tree: a row's identity is made from its key
-// (intID) when a lookup needs it, so entries are 8 bytes without pointers,
-// need no boxing and compare without calls through CompareFunc. An insert
-// moves a quarter of the bytes it moved with the identity beside the key
-// (ML_PREDICT_TABLE's applies spent a tenth of their time there), and the
+// keys alone (intTree), instead of tree: a row's identity is made from its
+// key (intID) when a lookup needs it, so entries are 8 bytes without
+// pointers, need no boxing and compare in place. An insert moves a
+// quarter of the bytes it moved with the identity beside the key, and the
 // collector does not scan the tree.
 type index struct {
 	def    *IndexDef // nil for the primary key
@@ -103,7 +102,7 @@ type index struct {
 	cmps   []CompareFunc
 	unique bool
 	tree   *btree.BTreeG[indexEntry]
-	ints   *btree.BTreeG[int64]
+	ints   *intTree
 }
 
 func newIndex(def *IndexDef, cols []int, cmps []CompareFunc, unique bool) *index {
@@ -116,7 +115,7 @@ func newIndex(def *IndexDef, cols []int, cmps []CompareFunc, unique bool) *index
 // never holds NULL and orders naturally.
 func newIntIndex(col int, cmp CompareFunc) *index {
 	x := &index{cols: []int{col}, cmps: []CompareFunc{cmp}, unique: true}
-	x.ints = btree.NewOrderedG[int64](32)
+	x.ints = newIntTree()
 	return x
 }
 
@@ -155,14 +154,14 @@ func (x *index) key(r Row) []any {
 func (x *index) insert(r Row, id string) { x.insertVals(x.key(r), id) }
 func (x *index) insertVals(vals []any, id string) {
 	if x.ints != nil {
-		x.ints.ReplaceOrInsert(vals[0].(int64))
+		x.ints.Insert(vals[0].(int64))
 		return
 	}
 	x.tree.ReplaceOrInsert(indexEntry{vals: vals, id: id})
 }
 
 // insertInt is insertVals for an index kept in ints.
-func (x *index) insertInt(k int64) { x.ints.ReplaceOrInsert(k) }
+func (x *index) insertInt(k int64) { x.ints.Insert(k) }
 
 func (x *index) remove(r Row, id string) {
 	if x.ints != nil {
