@@ -109,7 +109,7 @@ func (x *intNode) insert(k int64) (sep int64, right *intNode, added bool) {
 		}
 		r := &intNode{keys: make([]int64, len(x.keys)-h, intNodeMax+1)}
 		copy(r.keys, x.keys[h:])
-		x.keys = x.keys[:h:intNodeMax+1]
+		x.keys = x.keys[: h : intNodeMax+1]
 		return r.keys[0], r, true
 	}
 	i := x.child(k)
