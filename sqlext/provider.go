@@ -30,6 +30,9 @@ type Provider struct {
 	mysqlDB *mysql_db.MySQLDb
 	// processes is the engine's process list, told of each new session.
 	processes sql.ProcessList
+	// prepared takes commands this node proposes, made ready to apply
+	// by their proposers, to its state machine; nil prepares none.
+	prepared *preparedCommands
 	// importDir is the only directory server-side file statements may
 	// use; empty refuses them (see fileAccessRule).
 	importDir string
@@ -142,7 +145,11 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 
 // propose commits a command of the given ops through the log.
 func (p *Provider) propose(ctx context.Context, ops ...storage.Op) error {
-	return translate(p.log.Propose(ctx, storage.EncodeCommand(&storage.Command{Ops: ops})))
+	b := storage.EncodeCommand(&storage.Command{Ops: ops})
+	if preparable(ops) {
+		defer p.prepared.prepare(b)()
+	}
+	return translate(p.log.Propose(ctx, b))
 }
 
 func (p *Provider) sqlSchema(ctx *sql.Context, info *storage.TableInfo) (sql.PrimaryKeySchema, error) {

@@ -94,12 +94,16 @@ func (s *Server) FastPathHits() int64 { return s.fast.hits.Load() }
 type stateMachine struct {
 	store        *storage.Store
 	usersChanged chan struct{}
+	prepared     *preparedCommands
 }
 
 func (m stateMachine) Apply(index uint64, b []byte) error {
-	cmd, err := storage.DecodeCommand(b)
-	if err != nil {
-		return err
+	cmd, ok := m.prepared.take(b)
+	if !ok {
+		var err error
+		if cmd, err = storage.DecodeCommand(b); err != nil {
+			return err
+		}
 	}
 	if err := m.store.Apply(index, cmd); err != nil {
 		return err
@@ -144,13 +148,14 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		rc = replication.DefaultConfig(cfg.DataDir)
 	}
 	rc.DataDir, rc.Logger, rc.Errors = cfg.DataDir, cfg.Logger, storageErrors{}
-	sm := stateMachine{store: store, usersChanged: make(chan struct{}, 1)}
+	sm := stateMachine{store: store, usersChanged: make(chan struct{}, 1), prepared: &preparedCommands{}}
 	node, err := replication.Open(ctx, rc, sm)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, store: store, node: node, log: cfg.Logger}
 	s.prov = NewProvider(store, node)
+	s.prov.prepared = sm.prepared
 	s.prov.importDir = cfg.ImportDir
 	s.prov.tempPrefix = tempPrefixFor(rc.NodeID)
 	s.prov.reads = node

@@ -367,6 +367,26 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// PrepareCommand does ahead of Store.Apply the part of applying c that
+// does not depend on the store's state: each append's JSON columns sent as
+// structs are written as text, so applying it has only the rows to place.
+// Applying c after it changes the store exactly as applying it without.
+func PrepareCommand(c *Command) error {
+	for i := range c.Ops {
+		op := &c.Ops[i]
+		if op.Batch == nil || (op.Kind != OpAppend && op.Kind != OpAppendFrom) {
+			continue
+		}
+		batch, err := jsonColumns(op.Batch)
+		if err != nil {
+			return err
+		}
+		op.Batch.Release()
+		op.Batch = batch
+	}
+	return nil
+}
+
 // sendsJSONStructs says whether an append of ops has a struct column,
 // which nodes before command version 6 cannot apply.
 func sendsJSONStructs(ops []Op) bool {
