@@ -75,7 +75,7 @@ func TestDefaultCollationIsMySQLs(t *testing.T) {
 		"SELECT id, s FROM d.u":             "1,ABC",
 	})
 
-	if create, want := showCreate(t, db, "SHOW CREATE TABLE d.t"), "CREATE TABLE `t` (\n  `s` varchar(10) NOT NULL,\n  `n` int,\n  PRIMARY KEY (`s`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci"; create != want {
+	if create, want := showCreate(t, db, "SHOW CREATE TABLE d.t"), "CREATE TABLE `t` (\n  `s` varchar(10) NOT NULL,\n  `n` int DEFAULT NULL,\n  PRIMARY KEY (`s`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci"; create != want {
 		t.Errorf("SHOW CREATE TABLE:\n%s\nwant\n%s", create, want)
 	}
 	if create, want := showCreate(t, db, "SHOW CREATE DATABASE d"), "CREATE DATABASE `d` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci */"; create != want {
@@ -102,8 +102,8 @@ func TestExplicitCollationsStay(t *testing.T) {
 		"SELECT s FROM d.c ORDER BY s":              "ABC;abc",
 	})
 	for table, want := range map[string]string{
-		"b": "CREATE TABLE `b` (\n  `s` varchar(10) NOT NULL,\n  `ci` varchar(10) COLLATE utf8mb4_0900_ai_ci,\n  PRIMARY KEY (`s`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_bin",
-		"c": "CREATE TABLE `c` (\n  `s` varchar(10) COLLATE utf8mb4_0900_bin NOT NULL,\n  `t` varchar(10),\n  PRIMARY KEY (`s`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci",
+		"b": "CREATE TABLE `b` (\n  `s` varchar(10) NOT NULL,\n  `ci` varchar(10) COLLATE utf8mb4_0900_ai_ci DEFAULT NULL,\n  PRIMARY KEY (`s`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_bin",
+		"c": "CREATE TABLE `c` (\n  `s` varchar(10) COLLATE utf8mb4_0900_bin NOT NULL,\n  `t` varchar(10) DEFAULT NULL,\n  PRIMARY KEY (`s`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci",
 	} {
 		if create := showCreate(t, db, "SHOW CREATE TABLE d."+table); create != want {
 			t.Errorf("SHOW CREATE TABLE %s:\n%s\nwant\n%s", table, create, want)

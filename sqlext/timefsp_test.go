@@ -183,11 +183,11 @@ func TestTimeTypesInSchema(t *testing.T) {
 		"CREATE TABLE ts.t (a TIME, b TIME(0), c TIME(3) NOT NULL DEFAULT '01:02:03.4567', d TIME(6), e DATETIME(2))")
 	rows := queryStrings(t, db, "SHOW CREATE TABLE ts.t")
 	want := "CREATE TABLE `t` (\n" +
-		"  `a` time,\n" +
-		"  `b` time,\n" +
+		"  `a` time DEFAULT NULL,\n" +
+		"  `b` time DEFAULT NULL,\n" +
 		"  `c` time(3) NOT NULL DEFAULT '01:02:03.457',\n" +
-		"  `d` time(6),\n" +
-		"  `e` datetime(2)\n"
+		"  `d` time(6) DEFAULT NULL,\n" +
+		"  `e` datetime(2) DEFAULT NULL\n"
 	if len(rows) != 1 || len(rows[0][1]) < len(want) || rows[0][1][:len(want)] != want {
 		t.Errorf("SHOW CREATE TABLE = %q, want it to start %q", rows, want)
 	}
