@@ -195,19 +195,21 @@ func databaseCollationVariables(ctx *sql.Context, _ *analyzer.Analyzer, n sql.No
 	})
 }
 
-// showDatabaseCollations is SHOW VARIABLES with collation_database and
-// character_set_database those of the current database (the server's
-// without one), as MySQL shows them; the engine showed the variables'
+// showVariables is SHOW VARIABLES with values as MySQL shows them: a
+// boolean variable as ON or OFF (VariableText), and a session's
+// collation_database and character_set_database those of the current
+// database (the server's without one); the engine showed the variables'
 // stored values.
-func showDatabaseCollations(ctx *sql.Context, n *plan.ShowVariables, row sql.Row) (sql.RowIter, error) {
+func showVariables(ctx *sql.Context, n *plan.ShowVariables, row sql.Row) (sql.RowIter, error) {
+	var c sql.CollationID
 	s, ok := ctx.Session.(*Session)
-	if n.Global || !ok {
-		return nil, nil
-	}
-	c := sessionServerCollation(ctx)
-	if name := ctx.GetCurrentDatabase(); name != "" {
-		if db, err := s.p.Database(ctx, name); err == nil {
-			c = plan.GetDatabaseCollation(ctx, db)
+	session := !n.Global && ok
+	if session {
+		c = sessionServerCollation(ctx)
+		if name := ctx.GetCurrentDatabase(); name != "" {
+			if db, err := s.p.Database(ctx, name); err == nil {
+				c = plan.GetDatabaseCollation(ctx, db)
+			}
 		}
 	}
 	iter, err := rowexec.DefaultBuilder.Build(ctx, n, row)
@@ -219,12 +221,18 @@ func showDatabaseCollations(ctx *sql.Context, n *plan.ShowVariables, row sql.Row
 		return nil, err
 	}
 	for _, r := range rows {
-		switch strings.ToLower(fmt.Sprint(r[0])) {
+		name := fmt.Sprint(r[0])
+		switch strings.ToLower(name) {
 		case "collation_database":
-			r[1] = c.Name()
+			if session {
+				r[1] = c.Name()
+			}
 		case "character_set_database":
-			r[1] = c.CharacterSet().String()
+			if session {
+				r[1] = c.CharacterSet().String()
+			}
 		}
+		r[1] = VariableText(name, r[1])
 	}
 	return sql.RowsToRowIter(rows...), nil
 }

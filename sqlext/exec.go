@@ -50,7 +50,9 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	case *plan.ShowColumns:
 		return showColumns(ctx, n, row)
 	case *plan.ShowVariables:
-		return showDatabaseCollations(ctx, n, row)
+		return showVariables(ctx, n, row)
+	case *plan.ShowStatus:
+		refreshUptime()
 	case *plan.ShowIndexes:
 		return showIndexes(ctx, n, row)
 	case *plan.DescribeQuery:

@@ -86,7 +86,10 @@ func (p *Provider) Store() *storage.Store { return p.store }
 
 func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error) {
 	if strings.EqualFold(name, SystemDatabase) {
-		return sysDatabase{p: p}, nil
+		return newSysDatabase(p), nil
+	}
+	if isPerformanceSchema(name) {
+		return newPerfDatabase(), nil
 	}
 	if err := p.fresh(ctx); err != nil {
 		return nil, err
@@ -99,7 +102,7 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 }
 
 func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
-	if strings.EqualFold(name, SystemDatabase) {
+	if strings.EqualFold(name, SystemDatabase) || isPerformanceSchema(name) {
 		return true
 	}
 	if p.fresh(ctx) != nil {
@@ -111,8 +114,8 @@ func (p *Provider) HasDatabase(ctx *sql.Context, name string) bool {
 
 func (p *Provider) AllDatabases(ctx *sql.Context) []sql.Database {
 	names := p.store.Databases()
-	out := make([]sql.Database, 0, len(names)+1)
-	out = append(out, sysDatabase{p: p})
+	out := make([]sql.Database, 0, len(names)+2)
+	out = append(out, newSysDatabase(p), newPerfDatabase())
 	for _, n := range names {
 		out = append(out, &Database{p: p, name: n})
 	}
@@ -129,11 +132,11 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 // reservedDatabase reports whether name is a database the server
 // answers for itself, which cannot be created.
 func reservedDatabase(name string) bool {
-	return strings.EqualFold(name, "information_schema") || strings.EqualFold(name, "mysql") || strings.EqualFold(name, SystemDatabase)
+	return strings.EqualFold(name, "information_schema") || strings.EqualFold(name, "mysql") || strings.EqualFold(name, SystemDatabase) || isPerformanceSchema(name)
 }
 
 func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
-	if strings.EqualFold(name, SystemDatabase) {
+	if strings.EqualFold(name, SystemDatabase) || isPerformanceSchema(name) {
 		return sql.ErrDatabaseWriteLocked.New()
 	}
 	stored, ok := p.store.Database(name)

@@ -134,6 +134,7 @@ func (m stateMachine) Restore(r io.Reader) error {
 // Open recovers state from the data dir (newest snapshot plus the log tail)
 // and prepares the MySQL server; Serve starts accepting clients.
 func Open(ctx context.Context, cfg Config) (*Server, error) {
+	markStarted()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}

@@ -21,10 +21,15 @@ type SystemTable struct {
 
 type sysDatabase struct {
 	eventless
+	readOnlyDatabase
 	p *Provider
 }
 
 var _ sql.Database = sysDatabase{}
+
+func newSysDatabase(p *Provider) sysDatabase {
+	return sysDatabase{readOnlyDatabase: readOnlyDatabase{name: SystemDatabase}, p: p}
+}
 
 func (sysDatabase) Name() string { return SystemDatabase }
 
@@ -71,47 +76,51 @@ func (t *sysTable) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter
 	return sql.RowsToRowIter(rows...), nil
 }
 
-var _ sql.ViewDatabase = sysDatabase{}
-
-// The system database holds no views; it is read-only.
-func (sysDatabase) CreateView(*sql.Context, string, string, string) error {
-	return sql.ErrDatabaseWriteLocked.New()
-}
-func (sysDatabase) DropView(ctx *sql.Context, name string) error {
-	return sql.ErrViewDoesNotExist.New(SystemDatabase, name)
-}
-func (sysDatabase) GetViewDefinition(*sql.Context, string) (sql.ViewDefinition, bool, error) {
-	return sql.ViewDefinition{}, false, nil
-}
-func (sysDatabase) AllViews(*sql.Context) ([]sql.ViewDefinition, error) { return nil, nil }
-
-// The system database is read-only: it holds no stored procedures (the
+// readOnlyDatabase answers for a database the server computes (sys,
+// performance_schema): it holds no views, stored procedures (the
 // sys.ML_* procedures are the engine's external ones, resolved before
-// any database is asked) and no triggers. Answering the interfaces keeps
-// information_schema.ROUTINES, PARAMETERS and TRIGGERS and SHOW
-// PROCEDURE STATUS working: the engine's wrapper claims them for every
-// database and fails on one without them.
+// any database is asked) or triggers, and takes none. Answering the
+// interfaces keeps information_schema.VIEWS, ROUTINES, PARAMETERS and
+// TRIGGERS, SHOW TABLES and SHOW PROCEDURE STATUS working: the engine's
+// wrapper claims them for every database and fails on one without them.
+type readOnlyDatabase struct{ name string }
+
 var (
+	_ sql.ViewDatabase            = sysDatabase{}
 	_ sql.StoredProcedureDatabase = sysDatabase{}
 	_ sql.TriggerDatabase         = sysDatabase{}
+	_ sql.ViewDatabase            = perfDatabase{}
+	_ sql.StoredProcedureDatabase = perfDatabase{}
+	_ sql.TriggerDatabase         = perfDatabase{}
 )
 
-func (sysDatabase) GetStoredProcedure(*sql.Context, string) (sql.StoredProcedureDetails, bool, error) {
+func (readOnlyDatabase) CreateView(*sql.Context, string, string, string) error {
+	return sql.ErrDatabaseWriteLocked.New()
+}
+func (d readOnlyDatabase) DropView(ctx *sql.Context, name string) error {
+	return sql.ErrViewDoesNotExist.New(d.name, name)
+}
+func (readOnlyDatabase) GetViewDefinition(*sql.Context, string) (sql.ViewDefinition, bool, error) {
+	return sql.ViewDefinition{}, false, nil
+}
+func (readOnlyDatabase) AllViews(*sql.Context) ([]sql.ViewDefinition, error) { return nil, nil }
+
+func (readOnlyDatabase) GetStoredProcedure(*sql.Context, string) (sql.StoredProcedureDetails, bool, error) {
 	return sql.StoredProcedureDetails{}, false, nil
 }
-func (sysDatabase) GetStoredProcedures(*sql.Context) ([]sql.StoredProcedureDetails, error) {
+func (readOnlyDatabase) GetStoredProcedures(*sql.Context) ([]sql.StoredProcedureDetails, error) {
 	return nil, nil
 }
-func (sysDatabase) SaveStoredProcedure(*sql.Context, sql.StoredProcedureDetails) error {
+func (readOnlyDatabase) SaveStoredProcedure(*sql.Context, sql.StoredProcedureDetails) error {
 	return sql.ErrDatabaseWriteLocked.New()
 }
-func (sysDatabase) DropStoredProcedure(_ *sql.Context, name string) error {
+func (readOnlyDatabase) DropStoredProcedure(_ *sql.Context, name string) error {
 	return sql.ErrStoredProcedureDoesNotExist.New(name)
 }
-func (sysDatabase) GetTriggers(*sql.Context) ([]sql.TriggerDefinition, error) { return nil, nil }
-func (sysDatabase) CreateTrigger(*sql.Context, sql.TriggerDefinition) error {
+func (readOnlyDatabase) GetTriggers(*sql.Context) ([]sql.TriggerDefinition, error) { return nil, nil }
+func (readOnlyDatabase) CreateTrigger(*sql.Context, sql.TriggerDefinition) error {
 	return sql.ErrDatabaseWriteLocked.New()
 }
-func (sysDatabase) DropTrigger(_ *sql.Context, name string) error {
+func (readOnlyDatabase) DropTrigger(_ *sql.Context, name string) error {
 	return sql.ErrTriggerDoesNotExist.New(name)
 }
