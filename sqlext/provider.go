@@ -149,10 +149,18 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 // propose commits a command of the given ops through the log.
 func (p *Provider) propose(ctx context.Context, ops ...storage.Op) error {
 	b := storage.EncodeCommand(&storage.Command{Ops: ops})
-	if preparable(ops) {
+	if preparable(ops) && p.leads() {
 		defer p.prepared.prepare(b)()
 	}
 	return translate(p.log.Propose(ctx, b))
+}
+
+// leads says whether this node's log is led here, so that what it
+// proposes reaches its state machine as the bytes proposed; a follower
+// forwards them, and its state machine gets the leader's copy.
+func (p *Provider) leads() bool {
+	l, ok := p.log.(interface{ IsLeader() bool })
+	return !ok || l.IsLeader()
 }
 
 func (p *Provider) sqlSchema(ctx *sql.Context, info *storage.TableInfo) (sql.PrimaryKeySchema, error) {
