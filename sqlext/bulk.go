@@ -23,6 +23,14 @@ import (
 // Raft entry grows past a few tens of megabytes.
 const bulkChunkRows = 4096
 
+// CanRead reports whether the session's user may SELECT from a stored
+// table, as the planner checks it for a query; procedures that read a
+// table's storage directly ask it instead of planning a query.
+func (p *Provider) CanRead(ctx *sql.Context, db, table string) bool {
+	return p.mysqlDB == nil || !p.mysqlDB.Enabled() || p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
+		sql.PrivilegeCheckSubject{Database: db, Table: table}, sql.PrivilegeType_Select))
+}
+
 // bulkTarget resolves the table a bulk write fills, checks the caller's
 // INSERT privilege and finds its AUTO_INCREMENT column (-1 without one).
 func (p *Provider) bulkTarget(ctx *sql.Context, db, table string) (*storage.TableInfo, *Table, int, error) {

@@ -191,6 +191,12 @@ func (s *Session) StartTransaction(ctx *sql.Context, c sql.TransactionCharacteri
 // statement, when the statement first touches a table: statements that
 // read no table (SET, CALL of an administrative procedure) work even on a
 // node that has lost its leader.
+// Fresh brings this node's state up to what the session's read
+// consistency asks a read to see (@@sqlearn_read_consistency), as every
+// query's first read of a table does; procedures that read storage
+// directly call it first.
+func (p *Provider) Fresh(ctx *sql.Context) error { return p.fresh(ctx) }
+
 func (p *Provider) fresh(ctx *sql.Context) error {
 	if p.reads == nil {
 		return nil

@@ -64,6 +64,12 @@ func sqlError(fn string, err error) error {
 		return mysql.NewSQLError(mysql.ERWrongValueForVar, "42000", "%s", msg)
 	case sql.ErrTableAlreadyExists.Is(err):
 		return mysql.NewSQLError(mysql.ERTableExists, "42S01", "%s", msg)
+	case sql.ErrPrivilegeCheckFailed.Is(err), sql.ErrTableAccessDeniedForUser.Is(err):
+		// A table the caller may not read or write: MySQL's
+		// ER_TABLEACCESS_DENIED_ERROR, as the statement itself would get.
+		return mysql.NewSQLError(1142, "42000", "%s", msg)
+	case sql.ErrDatabaseAccessDeniedForUser.Is(err):
+		return mysql.NewSQLError(mysql.ERDBAccessDenied, "42000", "%s", msg)
 	}
 	// Errors of statements run on the caller's behalf (a missing table,
 	// one that already exists, a denied privilege) keep the engine's code.

@@ -43,7 +43,19 @@ type mlLib struct {
 		// reserved holds handles of trainings in flight, so two
 		// concurrent trainings cannot pick the same generated handle.
 		reserved map[string]bool
+		// lastGenerated is, for each user, the generated handle last
+		// given out, as its base and counter: trainings started in the
+		// same second as it go on from its counter instead of trying
+		// every handle before it again.
+		lastGenerated map[string]generatedHandle
 	}
+}
+
+// generatedHandle is a generated model handle as its base
+// (db.table_user_<unix time>) and counter (1 for the base alone).
+type generatedHandle struct {
+	base string
+	n    int
 }
 
 // loadedModel is a decoded model with the catalog facts prediction needs.
@@ -57,6 +69,7 @@ func (l *lib) addML(ext *sqlext.Extensions) {
 	m := &mlLib{lib: l, jobs: newJobRegistry()}
 	m.mu.models = make(map[string]*loadedModel)
 	m.mu.reserved = make(map[string]bool)
+	m.mu.lastGenerated = make(map[string]generatedHandle)
 	ext.Procedures = append(ext.Procedures, m.procedures()...)
 	for _, s := range m.specs() {
 		ext.Functions = append(ext.Functions, s.function())

@@ -112,13 +112,24 @@ func (m *mlLib) handleTaken(ctx *sql.Context, user, handle string) (bool, error)
 // reserveHandle picks the handle of a new model: the caller's choice, or
 // HeatWave's default shape db.table_user_<unix time>, with a counter when
 // two trainings start in the same second. The handle stays reserved until
-// release, so concurrent trainings cannot collide.
+// release, so concurrent trainings cannot collide. A generated handle's
+// counter goes on from the last one given out in the same second: trying
+// each taken handle first made a script training hundreds of models a
+// second spend most of each call in the catalog's index.
 func (m *mlLib) reserveHandle(ctx *sql.Context, user, chosen string, t *mlTable) (string, error) {
 	base := chosen
 	if base == "" {
 		base = fmt.Sprintf("%s_%s_%d", t.qualified(), user, time.Now().Unix())
 	}
-	for n := 1; ; n++ {
+	first := 1
+	if chosen == "" {
+		m.mu.Lock()
+		if last := m.mu.lastGenerated[user]; last.base == base {
+			first = last.n + 1
+		}
+		m.mu.Unlock()
+	}
+	for n := first; ; n++ {
 		h := base
 		if n > 1 {
 			if chosen != "" {
@@ -130,6 +141,9 @@ func (m *mlLib) reserveHandle(ctx *sql.Context, user, chosen string, t *mlTable)
 		busy := m.mu.reserved[catalogKey(user, h)]
 		if !busy {
 			m.mu.reserved[catalogKey(user, h)] = true
+			if chosen == "" {
+				m.mu.lastGenerated[user] = generatedHandle{base: base, n: n}
+			}
 		}
 		m.mu.Unlock()
 		if busy {

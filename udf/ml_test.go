@@ -4,10 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/sqlearn/sqlearn/sqlext"
 	"github.com/sqlearn/sqlearn/udf"
@@ -366,4 +371,92 @@ func one2(t testing.TB, s *server, q string) string {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return b
+}
+
+// Generated handles are db.table_user_<unix time>, with a counter for
+// every training after the first in the same second: trainings in a tight
+// loop get distinct handles, each base's counters rising from 2 in the
+// order the trainings ran.
+func TestGeneratedHandles(t *testing.T) {
+	s, _ := startAt(t, t.TempDir())
+	loadFruit(t, s)
+	pattern := regexp.MustCompile(`^t\.fruit_root_(\d+)(?:_(\d+))?$`)
+	last := map[string]int{}
+	seen := map[string]bool{}
+	for range 40 {
+		s.exec(t, "SET @m = NULL")
+		s.exec(t, "CALL sys.ML_TRAIN('t.fruit', 'x', JSON_OBJECT('task', 'regression', 'algorithm', 'LinearRegression', 'include_column_list', JSON_ARRAY('weight')), @m)")
+		h := one[string](t, s, "SELECT @m")
+		m := pattern.FindStringSubmatch(h)
+		if m == nil || seen[h] {
+			t.Fatalf("handle %q: not of the generated form, or given twice", h)
+		}
+		seen[h] = true
+		n := 1
+		if m[2] != "" {
+			n, _ = strconv.Atoi(m[2])
+		}
+		if prev, ok := last[m[1]]; (ok && n != prev+1) || (!ok && n != 1) {
+			t.Fatalf("handle %q after counter %d of its second", h, prev)
+		}
+		last[m[1]] = n
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM ML_SCHEMA_root.MODEL_CATALOG"); n != 40 {
+		t.Errorf("%d models in the catalog, want 40", n)
+	}
+}
+
+// A user may train on, score and predict from a table only with SELECT on
+// it, as a query of it would need: without it each procedure fails with
+// MySQL's 1142 and writes nothing; with it they work.
+func TestMLNeedsSelectOnTheTable(t *testing.T) {
+	s, _ := startAt(t, t.TempDir())
+	loadFruit(t, s)
+	for _, q := range []string{
+		"CREATE TABLE secret (id INT PRIMARY KEY, x DOUBLE, y DOUBLE)",
+		"INSERT INTO secret VALUES (1, 1, 2), (2, 2, 4), (3, 3, 6.5)",
+		"CREATE USER analyst IDENTIFIED BY 'pw'",
+		"GRANT EXECUTE ON sys.* TO analyst",
+		"GRANT SELECT, CREATE, INSERT, DROP, ALTER ON t.fruit TO analyst",
+		// The catalog's database is made on first use: CREATE DATABASE
+		// takes the global privilege, which reads no table.
+		"GRANT CREATE ON *.* TO analyst",
+		"GRANT ALL ON ML_SCHEMA_analyst.* TO analyst",
+		"GRANT CREATE, INSERT, DROP, ALTER, SELECT ON t.pred TO analyst",
+	} {
+		s.exec(t, q)
+	}
+	db, err := sql.Open("mysql", strings.Replace(s.dsn, "root@", "analyst:pw@", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("CALL sys.ML_TRAIN('t.fruit', 'x', JSON_OBJECT('task', 'regression', 'algorithm', 'LinearRegression', 'include_column_list', JSON_ARRAY('weight')), @m)"); err != nil {
+		t.Fatalf("training on a table the user may read: %v", err)
+	}
+	for _, q := range []string{
+		"CALL sys.ML_TRAIN('t.secret', 'y', JSON_OBJECT('task', 'regression'), @n)",
+		"CALL sys.ML_SCORE('t.secret', 'y', @m, 'r2', @s, NULL)",
+		"CALL sys.ML_PREDICT_TABLE('t.secret', @m, 't.pred', NULL)",
+	} {
+		_, err := db.Exec(q)
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) || me.Number != 1142 {
+			t.Errorf("%s: %v, want error 1142", q, err)
+		}
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM ML_SCHEMA_analyst.MODEL_CATALOG"); n != 1 {
+		t.Errorf("%d models in the catalog, want only the one trained on t.fruit", n)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 't' AND TABLE_NAME = 'pred'"); n != 0 {
+		t.Errorf("ML_PREDICT_TABLE left its output behind")
+	}
+	s.exec(t, "GRANT SELECT ON t.secret TO analyst")
+	if _, err := db.Exec("SET @n = NULL"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CALL sys.ML_TRAIN('t.secret', 'y', JSON_OBJECT('task', 'regression', 'algorithm', 'LinearRegression'), @n)"); err != nil {
+		t.Errorf("after GRANT SELECT: %v", err)
+	}
 }
