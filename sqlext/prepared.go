@@ -9,21 +9,21 @@ import (
 
 // preparedCommands holds commands that are decoded and made ready to
 // apply (storage.PrepareCommand) on a goroutine of their own while the
-// log writes them, keyed by the first byte of their encoding. The log hands the leader's state
-// machine the very bytes that were proposed, so the state machine, which
-// applies one command at a time, takes the prepared command instead of
-// decoding it and writing its JSON text itself: for ML_PREDICT_TABLE
-// that work was a third of each apply, and the applies were its slowest
-// stage. Commands that reach the state machine any other way (on a
-// follower, forwarded to the leader, replayed after a restart) are
-// decoded as before; the prepared command is decoded from the same bytes,
-// so every node applies the same change.
+// log writes them, keyed by the first byte of their encoding. The log
+// hands the leader's state machine the very bytes that were proposed, so
+// the state machine, which applies one command at a time, takes the
+// prepared command instead of decoding it and writing its JSON text
+// itself: for ML_PREDICT_TABLE that work was a third of each apply, and
+// the applies were its slowest stage. Commands that reach the state
+// machine any other way (on a follower, forwarded to the leader, replayed
+// after a restart) are decoded as before; the prepared command is decoded
+// from the same bytes, so every node applies the same change.
 type preparedCommands struct {
 	m sync.Map // *byte -> *preparedCommand
 }
 
 type preparedCommand struct {
-	ready chan struct{} // closed once cmd is set, or left nil on an error
+	ready chan struct{} // closed when the work is done; cmd stays nil if it failed
 	cmd   *storage.Command
 }
 

@@ -131,9 +131,10 @@ func JSONText(a arrow.Array) (*array.LargeString, error) {
 }
 
 // jsonPartRows is the fewest rows jsonText gives a goroutine of its own.
-// A node writes the text as it applies the command, one command at a
-// time, so a large batch is split among the cores: ML_PREDICT_TABLE's
-// applies were its slowest stage with the text written on one.
+// A follower writes the text as it applies the command, one command at a
+// time (the leader, ahead of applying, on a goroutine per command), so a
+// large batch is split among the cores: ML_PREDICT_TABLE's applies were
+// its slowest stage with the text written on one core.
 const jsonPartRows = 1024
 
 // jsonText writes each row of a checked struct array as JSON text into one
