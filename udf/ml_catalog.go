@@ -172,8 +172,12 @@ func (m *mlLib) saveModel(ctx *sql.Context, user, handle string, model *ml.Model
 	schema := catalogSchema(user)
 	if _, err := m.srv.Store().Table(schema, catalogTable); err != nil {
 		ictx := m.innerContext(ctx)
-		if err := exec(ictx, m.lib, "CREATE DATABASE IF NOT EXISTS "+ident(schema)); err != nil {
-			return err
+		// A database made for the user beforehand is used as it is: its
+		// CREATE would need the global privilege even with IF NOT EXISTS.
+		if _, ok := m.srv.Store().Database(schema); !ok {
+			if err := exec(ictx, m.lib, "CREATE DATABASE IF NOT EXISTS "+ident(schema)); err != nil {
+				return err
+			}
 		}
 		if err := exec(ictx, m.lib, fmt.Sprintf(catalogDDL, ident(schema), ident(catalogTable))); err != nil {
 			return err

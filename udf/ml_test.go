@@ -418,9 +418,9 @@ func TestMLNeedsSelectOnTheTable(t *testing.T) {
 		"CREATE USER analyst IDENTIFIED BY 'pw'",
 		"GRANT EXECUTE ON sys.* TO analyst",
 		"GRANT SELECT, CREATE, INSERT, DROP, ALTER ON t.fruit TO analyst",
-		// The catalog's database is made on first use: CREATE DATABASE
-		// takes the global privilege, which reads no table.
-		"GRANT CREATE ON *.* TO analyst",
+		// The catalog's database, made beforehand: creating it on first
+		// use would take the global CREATE privilege.
+		"CREATE DATABASE ML_SCHEMA_analyst",
 		"GRANT ALL ON ML_SCHEMA_analyst.* TO analyst",
 		"GRANT CREATE, INSERT, DROP, ALTER, SELECT ON t.pred TO analyst",
 	} {
