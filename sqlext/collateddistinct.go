@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
@@ -241,7 +242,8 @@ func collationHash(ctx *sql.Context, r sql.Row, colls []sql.CollationID) (uint64
 }
 
 // countDistinctRule is the rule that has COUNT(DISTINCT ...) count the
-// collation keys of its text arguments of folding collations. It runs for
+// collation keys of its text arguments of folding collations, and
+// GROUP_CONCAT(DISTINCT ...) skip values equal to one taken under them. It runs for
 // every statement (onEveryStatement), on the final plan.
 const countDistinctRule analyzer.RuleId = 9956
 
@@ -256,6 +258,9 @@ func countDistinctByCollation(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, 
 		}
 		return transform.NodeExprs(node, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 			return transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				if gc, ok := e.(*aggregation.GroupConcat); ok {
+					return collatedGroupConcatOf(gc)
+				}
 				cd, ok := e.(*aggregation.CountDistinct)
 				if !ok {
 					return e, transform.SameTree, nil
@@ -333,3 +338,99 @@ func (k *collationKey) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	return b.String(), nil
 }
+
+// collatedGroupConcat is GROUP_CONCAT(DISTINCT ...) over values with text
+// of a folding collation: a value equal under its collation to one
+// already taken is skipped, so 'apple' and 'Apple' give one, as in MySQL,
+// which keeps the first met; the engine compared bytes. It reuses the
+// engine's buffer for ordering, separators and the length limit.
+type collatedGroupConcat struct {
+	*aggregation.GroupConcat
+	args  []sql.Expression // the values concatenated
+	colls []sql.CollationID
+}
+
+var _ sql.Aggregation = (*collatedGroupConcat)(nil)
+
+// collatedGroupConcatOf is gc as a collatedGroupConcat, or gc itself
+// when it is not DISTINCT or has no text of a folding collation.
+func collatedGroupConcatOf(gc *aggregation.GroupConcat) (sql.Expression, transform.TreeIdentity, error) {
+	// The engine keeps DISTINCT and the ORDER BY terms in unexported
+	// fields; Children lists the ORDER BY terms, then the values.
+	f := reflect.ValueOf(gc).Elem()
+	distinct, sorts := f.FieldByName("distinct"), f.FieldByName("sf")
+	if distinct.Kind() != reflect.String || sorts.Kind() != reflect.Slice || distinct.String() == "" {
+		return gc, transform.SameTree, nil
+	}
+	args := gc.Children()[sorts.Len():]
+	colls := make([]sql.CollationID, len(args))
+	folding := false
+	for i, a := range args {
+		if c, ok := foldingCollation(a.Type()); ok {
+			colls[i], folding = c, true
+		}
+	}
+	if !folding {
+		return gc, transform.SameTree, nil
+	}
+	return &collatedGroupConcat{GroupConcat: gc, args: args, colls: colls}, transform.NewTree, nil
+}
+
+func (g *collatedGroupConcat) NewBuffer() (sql.AggregationBuffer, error) {
+	inner, err := g.GroupConcat.NewBuffer()
+	if err != nil {
+		return nil, err
+	}
+	return &collatedGroupConcatBuffer{inner: inner, g: g, seen: map[uint64]struct{}{}}, nil
+}
+
+// WithChildren and WithId keep the collation check and the aggregate's
+// id, which references to it above the GROUP BY name.
+func (g *collatedGroupConcat) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := g.GroupConcat.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	gc := e.(*aggregation.GroupConcat).WithId(g.Id()).(*aggregation.GroupConcat)
+	out, _, err := collatedGroupConcatOf(gc)
+	return out, err
+}
+
+func (g *collatedGroupConcat) WithId(id sql.ColumnId) sql.IdExpression {
+	return &collatedGroupConcat{GroupConcat: g.GroupConcat.WithId(id).(*aggregation.GroupConcat), args: g.args, colls: g.colls}
+}
+
+// collatedGroupConcatBuffer passes the engine's buffer each row whose
+// values are not equal, under their collations, to a row's before it.
+type collatedGroupConcatBuffer struct {
+	inner sql.AggregationBuffer
+	g     *collatedGroupConcat
+	seen  map[uint64]struct{}
+}
+
+func (b *collatedGroupConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
+	vals := make(sql.Row, len(b.g.args))
+	for i, a := range b.g.args {
+		v, err := a.Eval(ctx, row)
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			// The engine skips a row whose value is NULL.
+			return b.inner.Update(ctx, row)
+		}
+		vals[i] = v
+	}
+	h, err := collationHash(ctx, vals, b.g.colls)
+	if err != nil {
+		return err
+	}
+	if _, dup := b.seen[h]; dup {
+		return nil
+	}
+	b.seen[h] = struct{}{}
+	return b.inner.Update(ctx, row)
+}
+
+func (b *collatedGroupConcatBuffer) Eval(ctx *sql.Context) (any, error) { return b.inner.Eval(ctx) }
+func (b *collatedGroupConcatBuffer) Dispose()                           { b.inner.Dispose() }

@@ -57,3 +57,23 @@ func TestUnionUnderCollation(t *testing.T) {
 		"SELECT 'abc' UNION SELECT 'ABC'":                                            "abc",
 	})
 }
+
+// TestGroupConcatDistinctUnderCollation: GROUP_CONCAT(DISTINCT ...) takes
+// one of each set of values equal under their collation, the first met,
+// then orders and joins them as without DISTINCT; a binary collation keeps
+// every spelling, and NULLs are skipped.
+func TestGroupConcatDistinctUnderCollation(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE g",
+		"CREATE TABLE g.t (id INT PRIMARY KEY, s VARCHAR(10), b VARCHAR(10) COLLATE utf8mb4_0900_bin, k INT)",
+		"INSERT INTO g.t VALUES (1, 'apple', 'x', 1), (2, 'Apple', 'X', 1), (3, 'APPLE', 'x', 2), "+
+			"(4, 'pear', NULL, 1), (5, 'Pear', 'y', 2), (6, 'äpple', 'y', 1), (7, NULL, 'z', 1)")
+	wantAnswers(t, db, "group_concat distinct", map[string]string{
+		"SELECT GROUP_CONCAT(DISTINCT s ORDER BY s) FROM g.t":                                                    "apple,pear",
+		"SELECT k, GROUP_CONCAT(DISTINCT s) FROM g.t GROUP BY k ORDER BY k":                                      "1,apple,pear;2,APPLE,Pear",
+		"SELECT GROUP_CONCAT(DISTINCT b ORDER BY b) FROM g.t":                                                    "X,x,y,z",
+		"SELECT GROUP_CONCAT(s ORDER BY id) FROM g.t":                                                            "apple,Apple,APPLE,pear,Pear,äpple",
+		"SELECT k, GROUP_CONCAT(DISTINCT UPPER(s) ORDER BY s DESC SEPARATOR '/') FROM g.t GROUP BY k ORDER BY k": "1,PEAR/APPLE;2,PEAR/APPLE",
+		"SELECT GROUP_CONCAT(DISTINCT id) FROM g.t WHERE k = 2":                                                  "3,5",
+	})
+}
