@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/iters"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -243,7 +245,8 @@ func collationHash(ctx *sql.Context, r sql.Row, colls []sql.CollationID) (uint64
 
 // countDistinctRule is the rule that has COUNT(DISTINCT ...) count the
 // collation keys of its text arguments of folding collations, and
-// GROUP_CONCAT(DISTINCT ...) skip values equal to one taken under them. It runs for
+// GROUP_CONCAT(DISTINCT ...) skip values equal to one taken under them
+// (and GROUP_CONCAT of several values concatenate all of them). It runs for
 // every statement (onEveryStatement), on the final plan.
 const countDistinctRule analyzer.RuleId = 9956
 
@@ -352,17 +355,37 @@ type collatedGroupConcat struct {
 
 var _ sql.Aggregation = (*collatedGroupConcat)(nil)
 
-// collatedGroupConcatOf is gc as a collatedGroupConcat, or gc itself
-// when it is not DISTINCT or has no text of a folding collation.
+// collatedGroupConcatOf is gc with its values joined into one CONCAT when
+// it has several (the engine's buffer concatenated only the first:
+// GROUP_CONCAT(s, '-', id) gave s alone), and as a collatedGroupConcat
+// when it is DISTINCT over text of a folding collation.
 func collatedGroupConcatOf(gc *aggregation.GroupConcat) (sql.Expression, transform.TreeIdentity, error) {
 	// The engine keeps DISTINCT and the ORDER BY terms in unexported
 	// fields; Children lists the ORDER BY terms, then the values.
 	f := reflect.ValueOf(gc).Elem()
 	distinct, sorts := f.FieldByName("distinct"), f.FieldByName("sf")
-	if distinct.Kind() != reflect.String || sorts.Kind() != reflect.Slice || distinct.String() == "" {
+	if distinct.Kind() != reflect.String || sorts.Kind() != reflect.Slice {
 		return gc, transform.SameTree, nil
 	}
-	args := gc.Children()[sorts.Len():]
+	children := gc.Children()
+	args := children[sorts.Len():]
+	inner, same := gc, transform.SameTree
+	if len(args) > 1 {
+		// As in MySQL, a row with a NULL value is skipped: so is the
+		// CONCAT of one.
+		concat, err := function.NewConcat(args...)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		e, err := gc.WithChildren(append(slices.Clone(children[:sorts.Len()]), concat)...)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		inner, same = e.(*aggregation.GroupConcat).WithId(gc.Id()).(*aggregation.GroupConcat), transform.NewTree
+	}
+	if distinct.String() == "" {
+		return inner, same, nil
+	}
 	colls := make([]sql.CollationID, len(args))
 	folding := false
 	for i, a := range args {
@@ -371,9 +394,9 @@ func collatedGroupConcatOf(gc *aggregation.GroupConcat) (sql.Expression, transfo
 		}
 	}
 	if !folding {
-		return gc, transform.SameTree, nil
+		return inner, same, nil
 	}
-	return &collatedGroupConcat{GroupConcat: gc, args: args, colls: colls}, transform.NewTree, nil
+	return &collatedGroupConcat{GroupConcat: inner, args: args, colls: colls}, transform.NewTree, nil
 }
 
 func (g *collatedGroupConcat) NewBuffer() (sql.AggregationBuffer, error) {

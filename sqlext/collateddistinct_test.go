@@ -61,7 +61,8 @@ func TestUnionUnderCollation(t *testing.T) {
 // TestGroupConcatDistinctUnderCollation: GROUP_CONCAT(DISTINCT ...) takes
 // one of each set of values equal under their collation, the first met,
 // then orders and joins them as without DISTINCT; a binary collation keeps
-// every spelling, and NULLs are skipped.
+// every spelling, and NULLs are skipped. GROUP_CONCAT of several values
+// concatenates them per row.
 func TestGroupConcatDistinctUnderCollation(t *testing.T) {
 	_, _, db := serve(t)
 	mustExecAll(t, db, "CREATE DATABASE g",
@@ -75,5 +76,10 @@ func TestGroupConcatDistinctUnderCollation(t *testing.T) {
 		"SELECT GROUP_CONCAT(s ORDER BY id) FROM g.t":                                                            "apple,Apple,APPLE,pear,Pear,äpple",
 		"SELECT k, GROUP_CONCAT(DISTINCT UPPER(s) ORDER BY s DESC SEPARATOR '/') FROM g.t GROUP BY k ORDER BY k": "1,PEAR/APPLE;2,PEAR/APPLE",
 		"SELECT GROUP_CONCAT(DISTINCT id) FROM g.t WHERE k = 2":                                                  "3,5",
+		// Several values are concatenated per row, and a row with a NULL
+		// among them is skipped.
+		"SELECT GROUP_CONCAT(s, b ORDER BY id) FROM g.t":                          "applex,AppleX,APPLEx,Peary,äppley",
+		"SELECT GROUP_CONCAT(id, '-', k ORDER BY id DESC SEPARATOR ';') FROM g.t": "7-1;6-1;5-2;4-1;3-2;2-1;1-1",
+		"SELECT GROUP_CONCAT(DISTINCT s, b ORDER BY id) FROM g.t":                 "applex,AppleX,Peary,äppley",
 	})
 }
