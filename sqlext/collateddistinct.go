@@ -74,11 +74,14 @@ func collatedDistinct(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Distinct,
 // DISTINCT: the engine's told rows apart by their text. A UNION is built
 // as UNION ALL and keeps the first of each set of rows equal under the
 // collations; an INTERSECT (EXCEPT) keeps the first of each such set of
-// its left rows that has (has no) equal among its right rows. Then it
-// orders, skips and limits as the operation says. nil for the ALL forms
-// and for rows without such a column, which the engine builds.
+// its left rows that has (has no) equal among its right rows; INTERSECT
+// ALL (EXCEPT ALL) keeps each left row paired with (left over after) an
+// equal right row, each right row pairing once. Then it orders, skips and
+// limits as the operation says. nil for UNION ALL and for rows without
+// such a column, which the engine builds.
 func collatedSetOp(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row sql.Row) (sql.RowIter, error) {
-	if !n.Distinct {
+	intersectOrExcept := n.SetOpType == plan.IntersectType || n.SetOpType == plan.ExceptType
+	if !n.Distinct && !intersectOrExcept {
 		return nil, nil
 	}
 	colls, folding := foldingCollations(n.Schema())
@@ -86,8 +89,8 @@ func collatedSetOp(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row s
 		return nil, nil
 	}
 	var iter sql.RowIter
-	switch n.SetOpType {
-	case plan.UnionType:
+	switch {
+	case n.SetOpType == plan.UnionType:
 		all := *n
 		all.Distinct, all.Limit, all.Offset, all.SortFields = false, nil, nil, nil
 		child, err := b.Build(ctx, &all, row)
@@ -95,12 +98,12 @@ func collatedSetOp(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row s
 			return nil, err
 		}
 		iter = &distinctByCollation{child: child, colls: colls, seen: map[uint64]struct{}{}}
-	case plan.IntersectType, plan.ExceptType:
+	case intersectOrExcept:
 		right, err := b.Build(ctx, n.Right(), row)
 		if err != nil {
 			return nil, err
 		}
-		in, err := collationHashes(ctx, right, colls)
+		counts, err := collationHashes(ctx, right, colls)
 		if err != nil {
 			return nil, err
 		}
@@ -108,8 +111,14 @@ func collatedSetOp(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row s
 		if err != nil {
 			return nil, err
 		}
+		intersect := n.SetOpType == plan.IntersectType
+		if !n.Distinct {
+			// ALL: each right row pairs with one equal left row.
+			iter = &multisetByCollation{child: left, colls: colls, counts: counts, intersect: intersect}
+			break
+		}
 		iter = &distinctByCollation{child: left, colls: colls, seen: map[uint64]struct{}{},
-			keep: func(h uint64) bool { _, ok := in[h]; return ok == (n.SetOpType == plan.IntersectType) }}
+			keep: func(h uint64) bool { return (counts[h] > 0) == intersect }}
 	default:
 		return nil, nil
 	}
@@ -134,10 +143,10 @@ func collatedSetOp(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.SetOp, row s
 	return iter, nil
 }
 
-// collationHashes reads every row of it, closes it, and returns their
-// hashes (collationHash).
-func collationHashes(ctx *sql.Context, it sql.RowIter, colls []sql.CollationID) (map[uint64]struct{}, error) {
-	out := map[uint64]struct{}{}
+// collationHashes reads every row of it, closes it, and returns how many
+// rows have each hash (collationHash).
+func collationHashes(ctx *sql.Context, it sql.RowIter, colls []sql.CollationID) (map[uint64]int, error) {
+	out := map[uint64]int{}
 	for {
 		r, err := it.Next(ctx)
 		if err == io.EOF {
@@ -152,10 +161,44 @@ func collationHashes(ctx *sql.Context, it sql.RowIter, colls []sql.CollationID) 
 			it.Close(ctx)
 			return nil, err
 		}
-		out[h] = struct{}{}
+		out[h]++
 	}
 	return out, it.Close(ctx)
 }
+
+// multisetByCollation is INTERSECT ALL (intersect) or EXCEPT ALL of its
+// child's rows and the rows counted in counts, by their hashes under the
+// columns' collations: a left row is kept while a right row equal to it
+// is left to pair with (INTERSECT ALL), or once every such right row is
+// used up (EXCEPT ALL).
+type multisetByCollation struct {
+	child     sql.RowIter
+	colls     []sql.CollationID
+	counts    map[uint64]int
+	intersect bool
+}
+
+func (m *multisetByCollation) Next(ctx *sql.Context) (sql.Row, error) {
+	for {
+		r, err := m.child.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		h, err := collationHash(ctx, r, m.colls)
+		if err != nil {
+			return nil, err
+		}
+		paired := m.counts[h] > 0
+		if paired {
+			m.counts[h]--
+		}
+		if paired == m.intersect {
+			return r, nil
+		}
+	}
+}
+
+func (m *multisetByCollation) Close(ctx *sql.Context) error { return m.child.Close(ctx) }
 
 // rowWindow passes on at most left rows (all of them when negative) after
 // skipping skip.

@@ -33,7 +33,8 @@ func TestDistinctUnderCollation(t *testing.T) {
 // text equal under its column's collation as one value, as MySQL does
 // ('abc' UNION 'ABC' is one row under utf8mb4_0900_ai_ci, two under
 // utf8mb4_0900_bin), keeping the first row of each set, and then order,
-// skip and limit.
+// skip and limit; INTERSECT ALL and EXCEPT ALL pair each right row with
+// one left row equal to it.
 func TestUnionUnderCollation(t *testing.T) {
 	_, _, db := serve(t)
 	mustExecAll(t, db, "CREATE DATABASE u",
@@ -42,19 +43,24 @@ func TestUnionUnderCollation(t *testing.T) {
 		"INSERT INTO u.a VALUES (1, 'abc', 'abc'), (2, 'b', 'b')",
 		"INSERT INTO u.c VALUES (1, 'ABC', 'ABC'), (2, 'Ábc', 'abc'), (3, 'd', 'd'), (4, 'B', 'B')")
 	wantAnswers(t, db, "union", map[string]string{
-		"SELECT ci FROM u.a UNION SELECT ci FROM u.c":                                "abc;b;d",
-		"SELECT ci FROM u.a UNION DISTINCT SELECT ci FROM u.c ORDER BY ci DESC":      "d;b;abc",
-		"SELECT ci FROM u.a UNION SELECT ci FROM u.c ORDER BY ci LIMIT 1, 1":         "b",
-		"SELECT ci FROM u.a UNION SELECT ci FROM u.c LIMIT 2":                        "abc;b",
-		"SELECT b FROM u.a UNION SELECT b FROM u.c ORDER BY b":                       "ABC;B;abc;b;d",
-		"SELECT COUNT(*) FROM (SELECT ci FROM u.a UNION ALL SELECT ci FROM u.c) q":   "6",
-		"SELECT COUNT(*) FROM (SELECT ci, b FROM u.a UNION SELECT ci, b FROM u.c) q": "5",
-		"SELECT ci FROM u.a INTERSECT SELECT ci FROM u.c ORDER BY ci":                "abc;b",
-		"SELECT ci FROM u.c EXCEPT SELECT ci FROM u.a":                               "d",
-		"SELECT b FROM u.c EXCEPT SELECT b FROM u.a ORDER BY b":                      "ABC;B;d",
-		"SELECT b FROM u.a INTERSECT SELECT b FROM u.c":                              "abc",
-		"SELECT 'abc' INTERSECT SELECT 'ABC'":                                        "abc",
-		"SELECT 'abc' UNION SELECT 'ABC'":                                            "abc",
+		"SELECT ci FROM u.a UNION SELECT ci FROM u.c":                              "abc;b;d",
+		"SELECT ci FROM u.a UNION DISTINCT SELECT ci FROM u.c ORDER BY ci DESC":    "d;b;abc",
+		"SELECT ci FROM u.a UNION SELECT ci FROM u.c ORDER BY ci LIMIT 1, 1":       "b",
+		"SELECT ci FROM u.a UNION SELECT ci FROM u.c LIMIT 2":                      "abc;b",
+		"SELECT b FROM u.a UNION SELECT b FROM u.c ORDER BY b":                     "ABC;B;abc;b;d",
+		"SELECT COUNT(*) FROM (SELECT ci FROM u.a UNION ALL SELECT ci FROM u.c) q": "6",
+		// ALL: each right row pairs with one equal left row.
+		"SELECT COUNT(*) FROM (SELECT ci FROM u.a INTERSECT ALL SELECT ci FROM u.c) q":                  "2",
+		"SELECT GROUP_CONCAT(ci ORDER BY ci) FROM (SELECT ci FROM u.c EXCEPT ALL SELECT ci FROM u.a) q": "Ábc,d",
+		"SELECT GROUP_CONCAT(b ORDER BY b) FROM (SELECT b FROM u.c EXCEPT ALL SELECT b FROM u.a) q":     "ABC,B,d",
+		"SELECT COUNT(*) FROM (SELECT b FROM u.a INTERSECT ALL SELECT b FROM u.c) q":                    "1",
+		"SELECT COUNT(*) FROM (SELECT ci, b FROM u.a UNION SELECT ci, b FROM u.c) q":                    "5",
+		"SELECT ci FROM u.a INTERSECT SELECT ci FROM u.c ORDER BY ci":                                   "abc;b",
+		"SELECT ci FROM u.c EXCEPT SELECT ci FROM u.a":                                                  "d",
+		"SELECT b FROM u.c EXCEPT SELECT b FROM u.a ORDER BY b":                                         "ABC;B;d",
+		"SELECT b FROM u.a INTERSECT SELECT b FROM u.c":                                                 "abc",
+		"SELECT 'abc' INTERSECT SELECT 'ABC'":                                                           "abc",
+		"SELECT 'abc' UNION SELECT 'ABC'":                                                               "abc",
 	})
 }
 
