@@ -53,6 +53,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return showVariables(ctx, n, row)
 	case *plan.ShowStatus:
 		refreshUptime()
+	case *plan.ShowTableStatus:
+		return showTableStatus(ctx, n)
 	case *plan.ShowIndexes:
 		return showIndexes(ctx, n, row)
 	case *plan.DescribeQuery:
