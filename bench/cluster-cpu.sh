@@ -15,18 +15,9 @@ THREADS=${2:-4}
 RUNS=${3:-2}
 RAFT_LOG=${RAFT_LOG:-bolt}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 . "$(dirname "$0")/lib.sh"
-need sysbench mariadb-client
-(cd "$ROOT" && make -s build)
+cluster_bench
 
 sb() { # port action
 	sysbench oltp_insert --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=root \

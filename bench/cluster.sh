@@ -18,20 +18,9 @@ REPEATS=${3:-3}
 RAFT_LOG=${RAFT_LOG:-bolt}
 TABLE_SIZE=${TABLE_SIZE:-10000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-WORK=$(mktemp -d)
-PIDS=()
-
-cleanup() {
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 . "$(dirname "$0")/lib.sh"
-need sysbench mariadb-client
-
-(cd "$ROOT" && make -s build)
+cluster_bench
 sb() { # hosts ports test action
 	sysbench "$3" --db-driver=mysql --mysql-host="$1" --mysql-port="$2" --mysql-user=root \
 		--mysql-db=sbtest --tables=1 --table-size="$TABLE_SIZE" --threads="$THREADS" --time="$SECS" \

@@ -42,3 +42,14 @@ start_node() { # id sql-port raft-port [join]
 	PIDS+=($!)
 	wait_port "$2"
 }
+
+# cluster_bench prepares a cluster bench: a temporary $WORK for the nodes'
+# data dirs and logs, PIDS for start_node to fill, both cleaned up when
+# the script exits, the clients it needs and the built server.
+cluster_bench() {
+	WORK=$(mktemp -d)
+	PIDS=()
+	trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+	need sysbench mariadb-client
+	(cd "$ROOT" && make -s build)
+}
