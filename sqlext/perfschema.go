@@ -73,11 +73,13 @@ var perfTables = map[string]*SystemTable{
 		}},
 	"global_status": {Name: "global_status", Schema: perfVariablesSchema("global_status"),
 		Rows: func(*sql.Context) ([]sql.Row, error) {
+			refreshUptime()
 			return statusRows(sql.StatusVariables.NewGlobalMap()), nil
 		}},
 	"session_status": {Name: "session_status", Schema: perfVariablesSchema("session_status"),
 		Rows: func(ctx *sql.Context) ([]sql.Row, error) {
 			// A session sees the global values, overridden by its own.
+			refreshUptime()
 			vars := sql.StatusVariables.NewGlobalMap()
 			for name, v := range ctx.Session.GetAllStatusVariables(ctx) {
 				vars[name] = v
@@ -96,13 +98,8 @@ func variableRows(vars map[string]any) []sql.Row {
 }
 
 func statusRows(vars map[string]sql.StatusVarValue) []sql.Row {
-	refreshUptime()
 	rows := make([]sql.Row, 0, len(vars))
 	for name, v := range vars {
-		if name == "Uptime" || name == "Uptime_since_flush_status" {
-			rows = append(rows, sql.Row{name, strconv.FormatInt(uptimeSeconds(), 10)})
-			continue
-		}
 		rows = append(rows, sql.Row{name, VariableText(name, v.Value())})
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0].(string) < rows[j][0].(string) })

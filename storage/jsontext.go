@@ -276,7 +276,7 @@ func (w *jsonWriter) object(b []byte, i int) []byte {
 		}
 		switch m.kind {
 		case arrow.FLOAT64:
-			b = AppendJSONFloat(b, m.f64[i])
+			b = appendJSONFloat(b, m.f64[i])
 		case arrow.INT64:
 			b = strconv.AppendInt(b, m.i64[i], 10)
 		case arrow.UINT64:
@@ -290,11 +290,11 @@ func (w *jsonWriter) object(b []byte, i int) []byte {
 	return append(b, '}')
 }
 
-// AppendJSONFloat appends a finite float as encoding/json writes it: the
+// appendJSONFloat appends a finite float as encoding/json writes it: the
 // shortest text that reads back as the same float, in 'f' form within
 // [1e-6, 1e21) and 'e' form outside it, with the exponent's leading zero
 // trimmed (1e-07 is 1e-7).
-func AppendJSONFloat(b []byte, f float64) []byte {
+func appendJSONFloat(b []byte, f float64) []byte {
 	if i := int64(f); float64(i) == f && i > -1e15 && i < 1e15 && (i != 0 || !math.Signbit(f)) {
 		// An integral value (a class label, a count) prints as the
 		// integer, at a fifth of the cost.

@@ -1,7 +1,6 @@
 package udf
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -640,16 +639,4 @@ func predictionValue(v any) any {
 		return nil
 	}
 	return v
-}
-
-// marshalStored is json.Marshal without HTML escaping, as the engine
-// stores JSON text.
-func marshalStored(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
