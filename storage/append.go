@@ -93,10 +93,10 @@ func (s *Store) ScanIdentified(ctx context.Context, db, table string, fn func(re
 			}
 		}
 		if len(c.tail) > 0 {
-			rec := buildRecord(memory.DefaultAllocator, sch, c.tail)
-			err := fn(rec, c.ids)
-			rec.Release()
-			if err != nil {
+			// A small table lives in its tails: building them anew for
+			// every scan was a tenth of a training call on 442 rows.
+			tr := c.tailRecord()
+			if err := fn(tr.rec, tr.ids); err != nil {
 				return writes, err
 			}
 		}

@@ -379,3 +379,101 @@ func (s *Store) mustTable(t *testing.T, db, name string) *Table {
 	}
 	return tb
 }
+
+// TestScanRecordsReusesUnchangedTails: a second scan of a table whose
+// tails nothing has changed gets the batches the first one built, and
+// every write that touches a tail (insert, delete, an update written as a
+// delete and an insert, seal, truncate, a new column) is seen by the next
+// scan.
+func TestScanRecordsReusesUnchangedTails(t *testing.T) {
+	s := appendTables(t)
+	scan := func() (map[string]string, []arrow.RecordBatch) {
+		t.Helper()
+		got := map[string]string{}
+		var recs []arrow.RecordBatch
+		_, err := s.ScanIdentified(context.Background(), "d", "fast", func(rec arrow.RecordBatch, ids []string) error {
+			recs = append(recs, rec)
+			for i, id := range ids {
+				got[id] = EncodeKey(rowAt(rec.Columns(), i))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, recs
+	}
+	check := func(step string) []arrow.RecordBatch {
+		t.Helper()
+		got, recs := scan()
+		want := contents(t, s, "fast")
+		if len(got) != len(want) {
+			t.Fatalf("%s: scanned %d rows, table holds %d", step, len(got), len(want))
+		}
+		for id, r := range want {
+			if got[id] != r {
+				t.Fatalf("%s: row %q scanned as %q, stored %q", step, id, got[id], r)
+			}
+		}
+		return recs
+	}
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: testRows(1, 40)})
+	first := check("insert")
+	again := check("no change")
+	if len(first) == 0 || len(again) != len(first) {
+		t.Fatalf("%d and %d batches", len(first), len(again))
+	}
+	for i := range first {
+		if first[i] != again[i] {
+			t.Fatalf("partition %d's tail was built again with nothing changed", i)
+		}
+	}
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: testRows(41, 41)})
+	check("one more row")
+	mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: []string{EncodeKey([]any{int64(3)})}})
+	check("delete")
+	mustApply(t, s,
+		Op{Kind: OpDelete, DB: "d", Table: "fast", Keys: []string{EncodeKey([]any{int64(5)})}},
+		Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: []Row{row(5, "changed", 55)}})
+	check("update")
+	mustApply(t, s, Op{Kind: OpAddColumn, DB: "d", Table: "fast", Column: &Column{Name: "extra", Kind: KindInt64, Nullable: true}, Position: -1, Fill: int64(7)})
+	check("add column")
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: withExtra(testRows(42, sealRows*partitionCount+80))})
+	check("sealed")
+	mustApply(t, s, Op{Kind: OpTruncate, DB: "d", Table: "fast"})
+	check("truncate")
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: withExtra(testRows(1, 40))})
+	check("insert after truncate")
+	// The same keys again with other values: every tail has the length
+	// and deletion count it had, in a new array.
+	mustApply(t, s, Op{Kind: OpTruncate, DB: "d", Table: "fast"})
+	rows := withExtra(testRows(1, 40))
+	for _, r := range rows {
+		r[2] = r[2].(float64) + 0.5
+	}
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: rows})
+	check("same shape, new values")
+	// A partition's tail sealed and grown back to the length it had, in a
+	// new array.
+	mustApply(t, s, Op{Kind: OpTruncate, DB: "d", Table: "fast"})
+	var inPart0 []Row
+	for _, r := range withExtra(testRows(1, 8*sealRows)) {
+		if partitionOf(EncodeKey(r[:1])) == 0 {
+			inPart0 = append(inPart0, r)
+		}
+	}
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: inPart0[:10]})
+	check("ten rows in one partition")
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "fast", Rows: inPart0[10 : sealRows+10]})
+	if p := s.mustTable(t, "d", "fast").parts[0]; len(p.tail) != 10 || len(p.batches) != 1 {
+		t.Fatalf("partition 0 has %d batches and %d tail rows, want 1 and 10", len(p.batches), len(p.tail))
+	}
+	check("sealed and grown back")
+}
+
+func withExtra(rows []Row) []Row {
+	for i, r := range rows {
+		rows[i] = append(r, int64(i))
+	}
+	return rows
+}

@@ -1,6 +1,10 @@
 package storage
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
 
 // Partitions is the number of hash partitions of every table.
 const Partitions = partitionCount
@@ -14,6 +18,12 @@ type Cursor struct {
 	ids     []string
 	bi, ri  int
 	ti      int
+
+	// For scans by batch: the partition, its tail's state when the
+	// cursor was made, and the tail's batch if a scan had built it.
+	part      *partition
+	tailState tailState
+	tailRec   *tailRecord
 }
 
 type batchView struct {
@@ -51,7 +61,11 @@ func (s *Store) ScanTable(db, table string) ([]*Cursor, error) {
 
 func (t *Table) cursor(part int) *Cursor {
 	p := t.parts[part]
-	c := &Cursor{batches: make([]batchView, len(p.batches))}
+	c := &Cursor{batches: make([]batchView, len(p.batches)), part: p}
+	c.tailState = tailState{rows: p.tail, del: p.tailDel, sch: t.asch}
+	if tr := p.tailRec.Load(); tr != nil && tr.state.same(c.tailState) {
+		c.tailRec = tr
+	}
 	for i, b := range p.batches {
 		b.rec.Retain()
 		v := batchView{b: b, deleted: b.deleted}
@@ -71,6 +85,18 @@ func (t *Table) cursor(part int) *Cursor {
 		}
 	}
 	return c
+}
+
+// tailRecord returns the live tail rows the cursor saw as one Arrow batch
+// and their identities: the partition's cached batch when nothing has
+// changed the tail since it was built, else a new one, which is cached for
+// the next scan. The batch is shared: callers must not release it.
+func (c *Cursor) tailRecord() *tailRecord {
+	if c.tailRec == nil {
+		c.tailRec = &tailRecord{state: c.tailState, rec: buildRecord(memory.DefaultAllocator, c.tailState.sch, c.tail), ids: c.ids}
+		c.part.tailRec.Store(c.tailRec)
+	}
+	return c.tailRec
 }
 
 // Next returns the next row and its identity; ok is false at the end.

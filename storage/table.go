@@ -48,6 +48,32 @@ type partition struct {
 	tail    []Row // nil marks a deleted tail row
 	tailIDs []string
 	tailDel int
+	// tailRec is the live tail as an Arrow batch, built by the last scan
+	// that needed one; it is valid while tailState matches.
+	tailRec atomic.Pointer[tailRecord]
+}
+
+// tailRecord is a partition's live tail rows as one Arrow batch, and the
+// tail state it was built from. The tail only grows (in place or into a
+// new array) and marks deletions by counting them until it is sealed into
+// a new array, so the array's first element, the length and the deletion
+// count together name one content; holding the array keeps its address
+// from being reused for another tail.
+type tailRecord struct {
+	state tailState
+	rec   arrow.RecordBatch
+	ids   []string
+}
+
+type tailState struct {
+	rows []Row // the tail as it was: only its address and length are compared
+	del  int
+	sch  *arrow.Schema
+}
+
+func (a tailState) same(b tailState) bool {
+	return len(a.rows) == len(b.rows) && a.del == b.del && a.sch == b.sch &&
+		(len(a.rows) == 0 || &a.rows[0] == &b.rows[0])
 }
 
 // loc says where a live row sits: batch index inside its partition, or -1
