@@ -162,7 +162,10 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 		return 0, err
 	}
 	pipe := newPipeline(p, ctx, 1)
-	chunk := make([]storage.Row, 0, bulkChunkRows)
+	// The first chunk grows as rows come (most callers write a row or
+	// a few: a chunk's full size cost more to clear than a catalog row
+	// to encode); the ones after it are made full size.
+	var chunk []storage.Row
 	var autoFloor uint64 // the largest AUTO_INCREMENT value given so far
 	flush := func() error {
 		if len(chunk) == 0 {
