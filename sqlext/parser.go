@@ -38,6 +38,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 	}
 	bindRenameDatabase(sctx, st)
 	authorizeShowEngine(st)
+	authorizeOwnGrants(st)
 	if ins, ok := st.(*ast.Insert); ok {
 		sp.p.defaultGeneratedValues(sctx, ins)
 	}

@@ -12,7 +12,7 @@ import (
 // session_variables; Uptime counts seconds; the database is listed and
 // takes no writes.
 func TestPerformanceSchema(t *testing.T) {
-	_, _, db := serve(t)
+	_, addr, db := serve(t)
 	conn, exec := oneSession(t, db)
 	if err := exec("SET SESSION autocommit = 0, SESSION sql_mode = 'ANSI_QUOTES'"); err != nil {
 		t.Fatal(err)
@@ -65,6 +65,26 @@ func TestPerformanceSchema(t *testing.T) {
 	time.Sleep(1100 * time.Millisecond)
 	if after := uptime(); after < before+1 {
 		t.Errorf("Uptime went from %d to %d over a second", before, after)
+	}
+
+	// Every user reads it (and sys) without a grant, as in MySQL, and
+	// gains nothing else: the grants are as they were, and other
+	// databases stay closed.
+	mustExecAll(t, db, "CREATE USER 'plain'@'%' IDENTIFIED BY 'pw'", "CREATE DATABASE closed", "CREATE TABLE closed.t (a INT)")
+	plain := connectAs(t, addr, "plain:pw", "")
+	wantAnswers(t, plain, "an ungranted user", map[string]string{
+		"SELECT VARIABLE_VALUE FROM performance_schema.global_variables WHERE VARIABLE_NAME = 'max_connections'": "151",
+		"SELECT COUNT(*) FROM performance_schema.session_status WHERE VARIABLE_NAME = 'Threads_connected'":       "1",
+		"SELECT GROUP_CONCAT(SCHEMA_NAME ORDER BY SCHEMA_NAME) FROM information_schema.SCHEMATA":                 "information_schema,performance_schema,sys",
+		"SHOW GRANTS": "GRANT USAGE ON *.* TO `plain`@`%`",
+	})
+	_, err := plain.Exec("SELECT * FROM closed.t")
+	wantMySQLError(t, err, 1044, "42000")
+	_, err = plain.Exec("SHOW GRANTS FOR 'root'@'localhost'")
+	wantMySQLError(t, err, 1044, "42000")
+	_, err = plain.Exec("INSERT INTO performance_schema.global_variables VALUES ('a', 'b')")
+	if err == nil {
+		t.Error("an ungranted user wrote to performance_schema")
 	}
 
 	// Nothing writes to it.

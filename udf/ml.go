@@ -67,6 +67,9 @@ type loadedModel struct {
 // addML adds the ML_* procedures, functions and system tables to ext.
 func (l *lib) addML(ext *sqlext.Extensions) {
 	m := &mlLib{lib: l, jobs: newJobRegistry()}
+	m.jobs.seesAll = func(ctx *sql.Context) bool {
+		return l.srv.Provider().HasGlobalPrivilege(ctx, sql.PrivilegeType_Process)
+	}
 	m.mu.models = make(map[string]*loadedModel)
 	m.mu.reserved = make(map[string]bool)
 	m.mu.lastGenerated = make(map[string]generatedHandle)

@@ -31,7 +31,10 @@ const (
 
 type jobRegistry struct {
 	now func() time.Time
-	mu  struct {
+	// seesAll says whether the caller may see every user's jobs (the
+	// PROCESS privilege, as for SHOW PROCESSLIST); others see their own.
+	seesAll func(*sql.Context) bool
+	mu      struct {
 		sync.Mutex
 		next int64
 		jobs []*job
@@ -152,6 +155,15 @@ func nullable(f float64) any {
 	return f
 }
 
+// visible returns which jobs the caller may see.
+func (r *jobRegistry) visible(ctx *sql.Context) func(*job) bool {
+	if r.seesAll == nil || r.seesAll(ctx) {
+		return func(*job) bool { return true }
+	}
+	user := ctx.Session.Client().User
+	return func(j *job) bool { return j.user == user }
+}
+
 func (r *jobRegistry) systemTables() []sqlext.SystemTable {
 	jobs := sqlext.SystemTable{
 		Name: "ML_JOBS",
@@ -175,12 +187,16 @@ func (r *jobRegistry) systemTables() []sqlext.SystemTable {
 			{Name: "started_at", Type: types.DatetimeMaxPrecision},
 			{Name: "error", Type: types.LongText, Nullable: true},
 		},
-		Rows: func(*sql.Context) ([]sql.Row, error) {
+		Rows: func(ctx *sql.Context) ([]sql.Row, error) {
+			mine := r.visible(ctx)
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			now := r.now()
 			rows := make([]sql.Row, 0, len(r.mu.jobs))
 			for _, j := range r.mu.jobs {
+				if !mine(j) {
+					continue
+				}
 				end := now
 				if j.state != jobRunning {
 					end = j.end
@@ -224,11 +240,15 @@ func (r *jobRegistry) systemTables() []sqlext.SystemTable {
 			{Name: "loss", Type: types.Float64, Nullable: true},
 			{Name: "elapsed_seconds", Type: types.Float64},
 		},
-		Rows: func(*sql.Context) ([]sql.Row, error) {
+		Rows: func(ctx *sql.Context) ([]sql.Row, error) {
+			mine := r.visible(ctx)
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			var rows []sql.Row
 			for _, j := range r.mu.jobs {
+				if !mine(j) {
+					continue
+				}
 				for _, p := range j.history {
 					rows = append(rows, sql.Row{j.id, j.handle, int64(p.iteration), nullable(p.loss), p.elapsed.Seconds()})
 				}

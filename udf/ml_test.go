@@ -459,4 +459,32 @@ func TestMLNeedsSelectOnTheTable(t *testing.T) {
 	if _, err := db.Exec("CALL sys.ML_TRAIN('t.secret', 'y', JSON_OBJECT('task', 'regression', 'algorithm', 'LinearRegression'), @n)"); err != nil {
 		t.Errorf("after GRANT SELECT: %v", err)
 	}
+
+	// Every user reads sys's tables and sees their own jobs and models
+	// there; a user with PROCESS (root here) sees every user's jobs.
+	s.exec(t, "CALL sys.ML_TRAIN('t.fruit', 'label', JSON_OBJECT('task', 'classification', 'algorithm', 'LogisticRegression'), @r)")
+	s.exec(t, "REVOKE EXECUTE ON sys.* FROM analyst")
+	count := func(q string) (n int64) {
+		t.Helper()
+		if err := db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	if mine, others := count("SELECT COUNT(*) FROM sys.ML_JOBS WHERE user = 'analyst'"), count("SELECT COUNT(*) FROM sys.ML_JOBS WHERE user <> 'analyst'"); mine != 2 || others != 0 {
+		t.Errorf("analyst sees %d jobs of theirs and %d of others, want 2 and 0", mine, others)
+	}
+	rootJob := one[int64](t, s, "SELECT job_id FROM sys.ML_JOBS WHERE user = 'root'")
+	if n := one[int64](t, s, fmt.Sprintf("SELECT COUNT(*) FROM sys.ML_TRAINING_HISTORY WHERE job_id = %d", rootJob)); n == 0 {
+		t.Fatal("root's logistic regression left no training history")
+	}
+	if n := count(fmt.Sprintf("SELECT COUNT(*) FROM sys.ML_TRAINING_HISTORY WHERE job_id = %d", rootJob)); n != 0 {
+		t.Errorf("analyst sees %d points of root's training history", n)
+	}
+	if n := count("SELECT COUNT(*) FROM sys.ml_models"); n != 2 {
+		t.Errorf("analyst sees %d models in sys.ml_models, want their 2", n)
+	}
+	if n := one[int64](t, s, "SELECT COUNT(DISTINCT user) FROM sys.ML_JOBS"); n != 2 {
+		t.Errorf("root sees the jobs of %d users, want 2", n)
+	}
 }
