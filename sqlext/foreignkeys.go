@@ -151,6 +151,14 @@ func (t *Table) CreateIndexForForeignKey(ctx *sql.Context, def sql.IndexDef) err
 // lookups that return exactly the rows asked for: the engine acts on every
 // row a foreign key lookup returns (a cascade deletes them) without
 // filtering them again, where a lookup for a query may return more.
+//
+// The engine reads through it only to check a foreign key: a child's
+// parent row, or a parent's child rows. No lock holds those rows until
+// the transaction commits, as InnoDB's would, so each lookup is logged
+// with the transaction, and its commit fails with a retryable conflict
+// (1213) if another transaction has changed what the lookup found since:
+// a parent deleted after a child's check found it, or a child added after
+// a parent's delete found none.
 func (t *Table) GetForeignKeyEditor(ctx *sql.Context) sql.ForeignKeyEditor {
 	return fkEditor{t.newEditor(ctx)}
 }
@@ -160,6 +168,7 @@ type fkEditor struct{ *editor }
 func (e fkEditor) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
 	c := *e.t
 	c.lookup = &lookup
+	c.fkRead = true
 	return exactLookup{&c}
 }
 

@@ -137,3 +137,71 @@ func TestForeignKeys(t *testing.T) {
 		t.Errorf("information_schema.REFERENTIAL_CONSTRAINTS: %s", refs)
 	}
 }
+
+// TestForeignKeysAcrossTransactions: a foreign key check takes no lock, so
+// the commit of a transaction whose check another transaction has since
+// made wrong fails with 1213 and writes nothing, rather than leaving a
+// child without its parent. A change that does not touch what a check
+// read lets the commit through.
+func TestForeignKeysAcrossTransactions(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE fkx",
+		"CREATE TABLE fkx.parent (id INT PRIMARY KEY, note VARCHAR(8))",
+		"CREATE TABLE fkx.child (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES fkx.parent (id))",
+		"CREATE TABLE fkx.follow (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES fkx.parent (id) ON DELETE CASCADE)",
+		"INSERT INTO fkx.parent VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')",
+		"INSERT INTO fkx.follow VALUES (30, 3)")
+	_, exec := oneSession(t, db)
+	step := func(q string) {
+		t.Helper()
+		if err := exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	commitFails := func() {
+		t.Helper()
+		wantMySQLError(t, exec("COMMIT"), 1213, "40001")
+		step("ROLLBACK")
+	}
+
+	// A child checked against its parent, which another transaction then
+	// deletes.
+	step("BEGIN")
+	step("INSERT INTO fkx.child VALUES (10, 1)")
+	mustExecAll(t, db, "DELETE FROM fkx.parent WHERE id = 1")
+	commitFails()
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM fkx.child")); got != "0" {
+		t.Errorf("an orphan child was written: %s rows", got)
+	}
+
+	// A parent deleted with no child found, and a child then added by
+	// another transaction.
+	step("BEGIN")
+	step("DELETE FROM fkx.parent WHERE id = 2")
+	mustExecAll(t, db, "INSERT INTO fkx.child VALUES (11, 2)")
+	commitFails()
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM fkx.parent WHERE id = 2")); got != "1" {
+		t.Errorf("the parent of child 11 was deleted")
+	}
+
+	// A cascade that found one child, and another added meanwhile.
+	step("BEGIN")
+	step("DELETE FROM fkx.parent WHERE id = 3")
+	mustExecAll(t, db, "INSERT INTO fkx.follow VALUES (31, 3)")
+	commitFails()
+	if got := flat(queryStrings(t, db, "SELECT id FROM fkx.follow ORDER BY id")); got != "30;31" {
+		t.Errorf("children after the failed cascade: %s", got)
+	}
+
+	// Changes that leave the checks true: the parent's other columns, and
+	// children of another parent.
+	step("BEGIN")
+	step("INSERT INTO fkx.child VALUES (12, 4)")
+	step("DELETE FROM fkx.parent WHERE id = 3 AND note = 'zzz'")
+	mustExecAll(t, db, "UPDATE fkx.parent SET note = 'e' WHERE id = 4", "INSERT INTO fkx.child VALUES (13, 4)")
+	step("COMMIT")
+	if got := flat(queryStrings(t, db, "SELECT id FROM fkx.child ORDER BY id")); got != "11;12;13" {
+		t.Errorf("children: %s", got)
+	}
+}

@@ -128,6 +128,9 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 		if err != nil {
 			return nil, translateStorage(err)
 		}
+		if t.fkRead {
+			txFrom(ctx).noteLookup(t.info.DB, t.info.Name, x.name, ranges, ids)
+		}
 		rows = make([]sql.Row, 0, len(srows))
 		for i, r := range srows {
 			if tt != nil {

@@ -26,6 +26,10 @@ type Table struct {
 	// table (temp) the name its session gave it (temptables.go).
 	shown string
 	temp  bool
+	// fkRead marks the table as a foreign key check reads it: its index
+	// lookups are logged with the transaction for its commit to recheck
+	// (transaction.noteLookup).
+	fkRead bool
 }
 
 var (

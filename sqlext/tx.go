@@ -3,6 +3,7 @@ package sqlext
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,6 +57,12 @@ type transaction struct {
 	savepoints map[string]int
 	// freshFor is the statement (process id) whose read barrier ran.
 	freshFor uint64
+	// checks are the foreign key lookups the transaction made, as the
+	// OpCheckLookup ops its command starts with; checked holds their
+	// keys, so a lookup repeated (a parent that many new rows reference)
+	// is logged once, as first read.
+	checks  []storage.Op
+	checked map[string]bool
 }
 
 var _ sql.Transaction = (*transaction)(nil)
@@ -70,6 +77,28 @@ func (tx *transaction) reset() {
 	defer tx.mu.Unlock()
 	tx.tables = make(map[string]*txTable)
 	tx.order, tx.undo, tx.savepoints = nil, nil, nil
+	tx.checks, tx.checked = nil, nil
+}
+
+// noteLookup logs a foreign key lookup of committed rows: at commit they
+// must still be exactly ids. A lookup that a rolled-back statement made
+// stays logged; it can only make the commit fail where it need not.
+func (tx *transaction) noteLookup(db, table, index string, ranges []storage.Range, ids []string) {
+	if tx == nil {
+		return
+	}
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%v", strings.ToLower(db), strings.ToLower(table), index, ranges)
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.checked[key] {
+		return
+	}
+	if tx.checked == nil {
+		tx.checked = make(map[string]bool)
+	}
+	tx.checked[key] = true
+	tx.checks = append(tx.checks, storage.Op{Kind: storage.OpCheckLookup, DB: db, Table: table, Name: index,
+		Ranges: ranges, Keys: slices.Clone(ids)})
 }
 
 func (tx *transaction) String() string   { return "sqlearn transaction" }
@@ -235,6 +264,11 @@ func (tx *transaction) command() *storage.Command {
 		}
 	}
 	cmd.Ops = append(cmd.Ops, inserts...)
+	if len(cmd.Ops) > 0 && len(tx.checks) > 0 {
+		// The checks come first: they compare with the committed rows
+		// as they were before this transaction's changes.
+		cmd.Ops = append(slices.Clip(tx.checks), cmd.Ops...)
+	}
 	return cmd
 }
 

@@ -17,7 +17,7 @@ func (s *Store) Apply(index uint64, c *Command) error {
 	ddl := false
 	for i := range c.Ops {
 		switch c.Ops[i].Kind {
-		case OpInsert, OpAppend, OpAppendFrom, OpDelete, OpSetAutoInc:
+		case OpInsert, OpAppend, OpAppendFrom, OpDelete, OpSetAutoInc, OpCheckLookup:
 		default:
 			ddl = true
 		}
@@ -102,6 +102,9 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 	if err != nil {
 		return err
 	}
+	if op.Kind == OpCheckLookup {
+		return t.checkLookup(op)
+	}
 	t.mark.writes++
 	u.touch(t)
 	switch op.Kind {
@@ -150,6 +153,29 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 		t.autoInc = next
 	}
 	return nil
+}
+
+// checkLookup fails with ErrConflict unless op's lookup finds exactly the
+// rows op names.
+func (t *Table) checkLookup(op *Op) error {
+	_, ids, err := t.lookup(op.Name, op.Ranges, false)
+	if err != nil {
+		return err
+	}
+	if len(ids) == len(op.Keys) {
+		want := make(map[string]bool, len(op.Keys))
+		for _, k := range op.Keys {
+			want[k] = true
+		}
+		same := true
+		for _, id := range ids {
+			same = same && want[id]
+		}
+		if same {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: a row of %s that a foreign key check of this transaction read (or found missing) was changed by another; retry the transaction", ErrConflict, t.name)
 }
 
 // insertRows inserts rows one by one; rowIDs are the keyless rows' ids.

@@ -207,6 +207,21 @@ func (d *decoder) string() string {
 
 func (d *decoder) bool() bool { return d.byte() != 0 }
 
+// cut is an index range's bound: its kind, then its key (NULL for the
+// kinds that have none).
+func (e *encoder) cut(c Cut) {
+	e.byte(byte(c.Kind))
+	e.value(c.Key)
+}
+
+func (d *decoder) cut() Cut {
+	k := CutKind(d.byte())
+	if d.err == nil && k > CutAboveAll {
+		d.fail(fmt.Sprintf("range cut kind %d", k))
+	}
+	return Cut{Kind: k, Key: d.value()}
+}
+
 func (d *decoder) value() any {
 	switch t := d.byte(); t {
 	case tagNull:

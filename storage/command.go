@@ -39,6 +39,14 @@ const (
 	// that Keys name, in order, followed by Batch's columns (RowIDs for a
 	// keyless table, as with OpAppend); see appendFrom.
 	OpAppendFrom
+	// OpCheckLookup fails its command with ErrConflict unless the live
+	// rows that Ranges select in index Name (PRIMARY for the primary key)
+	// are exactly those Keys names, in any order, before the command's
+	// changes apply. A transaction logs one for each foreign key lookup
+	// it made, so that a parent row deleted, or a child row added, by a
+	// transaction that committed after the lookup fails it instead of
+	// leaving an orphan. It changes nothing.
+	OpCheckLookup
 )
 
 // Op is one change. Fields not used by its Kind are zero.
@@ -62,6 +70,8 @@ type Op struct {
 	Batch    arrow.RecordBatch
 	// FromDB and FromTable name the source of an OpAppendFrom.
 	FromDB, FromTable string
+	// Ranges are an OpCheckLookup's.
+	Ranges []Range
 }
 
 // Command is the unit of replication: a transaction's changes, applied
@@ -74,11 +84,12 @@ type Command struct {
 // forward; decoders reject versions they do not know. Version 2 added
 // OpAppend, version 3 OpDropIndexedColumn, version 4 OpAppendFrom, version 5
 // a database created with its metadata in one command, version 6 appends
-// whose batches send JSON columns as structs (jsonColumns). A command is written with the
+// whose batches send JSON columns as structs (jsonColumns), version 7
+// OpCheckLookup. A command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 6
+	commandVersion       = 7
 	commandVersionBefore = 1
 )
 
@@ -91,6 +102,8 @@ func opVersion(k OpKind) byte {
 		return 3
 	case OpAppendFrom:
 		return 4
+	case OpCheckLookup:
+		return 7
 	}
 	return commandVersionBefore
 }
@@ -201,6 +214,20 @@ func EncodeCommand(c *Command) []byte {
 			e.bytes(op.Blob)
 		case OpDeleteMeta:
 			e.string(op.Name)
+		case OpCheckLookup:
+			e.string(op.Name)
+			e.uvarint(uint64(len(op.Ranges)))
+			for _, r := range op.Ranges {
+				e.uvarint(uint64(len(r)))
+				for _, c := range r {
+					e.cut(c.Lo)
+					e.cut(c.Hi)
+				}
+			}
+			e.uvarint(uint64(len(op.Keys)))
+			for _, k := range op.Keys {
+				e.string(k)
+			}
 		default:
 			panic(fmt.Sprintf("storage: encode op kind %d", op.Kind))
 		}
@@ -315,6 +342,18 @@ func DecodeCommand(b []byte) (*Command, error) {
 			op.Blob = d.bytes()
 		case OpDeleteMeta:
 			op.Name = d.string()
+		case OpCheckLookup:
+			op.Name = d.string()
+			m := d.count(1)
+			for j := 0; j < m && d.err == nil; j++ {
+				cols := d.count(2)
+				r := make(Range, 0, cols)
+				for k := 0; k < cols && d.err == nil; k++ {
+					r = append(r, ColumnRange{Lo: d.cut(), Hi: d.cut()})
+				}
+				op.Ranges = append(op.Ranges, r)
+			}
+			op.Keys = d.strings()
 		default:
 			d.fail(fmt.Sprintf("op kind %d", op.Kind))
 		}

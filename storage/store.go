@@ -306,6 +306,11 @@ func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows boo
 	if err != nil {
 		return nil, nil, err
 	}
+	return t.lookup(indexName, ranges, withRows)
+}
+
+// lookup answers Store.Lookup for a table its caller holds the lock of.
+func (t *Table) lookup(indexName string, ranges []Range, withRows bool) ([]Row, []string, error) {
 	var x *index
 	if indexName == "" || strings.EqualFold(indexName, "PRIMARY") {
 		x = t.primary
@@ -317,7 +322,7 @@ func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows boo
 		}
 	}
 	if x == nil {
-		return nil, nil, fmt.Errorf("%w: %s on %s.%s", ErrIndexNotFound, indexName, db, table)
+		return nil, nil, fmt.Errorf("%w: %s on %s.%s", ErrIndexNotFound, indexName, t.db, t.name)
 	}
 	var rows []Row
 	var ids []string

@@ -250,6 +250,7 @@ func FuzzDecodeCommand(f *testing.F) {
 	f.Add(EncodeCommand(&Command{Ops: []Op{{Kind: OpCreateTable, DB: "d", Table: "t", Schema: testSchema()}}}))
 	f.Add(EncodeCommand(&Command{Ops: []Op{{Kind: OpAppend, DB: "d", Table: "t", Batch: recordOf(testRows(1, 3))}}}))
 	f.Add(EncodeCommand(&Command{Ops: []Op{{Kind: OpAppendFrom, DB: "d", Table: "out", FromDB: "d", FromTable: "t", Keys: []string{"k1", "k2"}, Batch: doubles(1, 2)}}}))
+	f.Add(EncodeCommand(&Command{Ops: []Op{{Kind: OpCheckLookup, DB: "d", Table: "t", Name: "i", Ranges: nameIs("b"), Keys: []string{"k1"}}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := DecodeCommand(b)
 		if err != nil {
