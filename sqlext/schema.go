@@ -33,6 +33,9 @@ type tableMeta struct {
 	Checks    []checkMeta `json:"checks,omitempty"`
 	// ForeignKeys are the keys this table declares (it is the child).
 	ForeignKeys []fkMeta `json:"foreign_keys,omitempty"`
+	// Created is when CREATE TABLE ran, in Unix seconds, on the node that
+	// planned it; the log carries it to every node.
+	Created int64 `json:"created,omitempty"`
 }
 
 type indexMeta struct {
@@ -206,7 +209,7 @@ func toStorageSchema(s sql.PrimaryKeySchema, comment string, collation sql.Colla
 		}
 		out.Columns = append(out.Columns, storage.Column{Name: c.Name, Kind: kind, Nullable: c.Nullable, Meta: meta})
 	}
-	tm, _ := json.Marshal(tableMeta{Comment: comment, Collation: collation.Name()})
+	tm, _ := json.Marshal(tableMeta{Comment: comment, Collation: collation.Name(), Created: time.Now().Unix()})
 	out.Meta = string(tm)
 	return out, nil
 }

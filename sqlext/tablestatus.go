@@ -8,7 +8,8 @@ import (
 )
 
 // showTableStatus is SHOW TABLE STATUS as MySQL 8 answers it: each table's
-// next AUTO_INCREMENT value (NULL without such a column), InnoDB's
+// next AUTO_INCREMENT value (NULL without such a column), its creation
+// time, InnoDB's
 // Dynamic row format, the table's comment, and a row for each view (all
 // NULL but its name and the comment VIEW), in name order. The engine gave
 // every table a NULL counter, the Fixed format and no comment, and left
@@ -51,8 +52,14 @@ func showTableStatus(ctx *sql.Context, n *plan.ShowTableStatus) (sql.RowIter, er
 		if ct, ok := t.(sql.CommentedTable); ok {
 			comment = ct.Comment()
 		}
+		var created any
+		if st := storedTable(t); st != nil {
+			if when, ok := st.CreateTime(); ok {
+				created = when
+			}
+		}
 		rows = append(rows, sql.Row{name, "InnoDB", "10", "Dynamic", count, avg, length, uint64(0), int64(0), int64(0),
-			next, nil, nil, nil, t.Collation().String(), nil, "", comment})
+			next, created, nil, nil, t.Collation().String(), nil, "", comment})
 	}
 	if vdb, ok := db.(sql.ViewDatabase); ok {
 		views, err := vdb.AllViews(ctx)

@@ -1,6 +1,10 @@
 package sqlext_test
 
-import "testing"
+import (
+	"database/sql"
+	"testing"
+	"time"
+)
 
 // SHOW TABLE STATUS gives each table's next AUTO_INCREMENT value (NULL
 // without such a column), the Dynamic row format and its comment, and a
@@ -26,5 +30,36 @@ func TestShowTableStatus(t *testing.T) {
 	}
 	if got, want := status("SHOW TABLE STATUS FROM ts LIKE 't'"), "t,InnoDB,Dynamic,3,4,people"; got != want {
 		t.Errorf("SHOW TABLE STATUS LIKE 't': %s, want %s", got, want)
+	}
+}
+
+// A table's CREATE_TIME in information_schema.TABLES and Create_time in
+// SHOW TABLE STATUS are when it was created, kept across a restart; its
+// UPDATE_TIME is NULL, as InnoDB's is after a restart.
+func TestTableCreateTime(t *testing.T) {
+	dir := t.TempDir()
+	srv, db := openIn(t, dir)
+	mustExecAll(t, db, "CREATE DATABASE ct", "CREATE TABLE ct.old (a INT)")
+	time.Sleep(1100 * time.Millisecond)
+	mustExecAll(t, db, "CREATE TABLE ct.t (id INT PRIMARY KEY)", "INSERT INTO ct.t VALUES (1)")
+	check := func(db *sql.DB) string {
+		t.Helper()
+		wantAnswers(t, db, "create time", map[string]string{
+			"SELECT ABS(TIMESTAMPDIFF(SECOND, CREATE_TIME, UTC_TIMESTAMP())) < 60 FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'ct' AND TABLE_NAME = 't'": "1",
+			"SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'ct' AND UPDATE_TIME IS NULL":                                                   "2",
+			"SELECT (SELECT CREATE_TIME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'ct' AND TABLE_NAME = 'old') < " +
+				"(SELECT CREATE_TIME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'ct' AND TABLE_NAME = 't')": "1",
+		})
+		shown := queryStrings(t, db, "SHOW TABLE STATUS FROM ct LIKE 't'")[0][11]
+		if got := flat(queryStrings(t, db, "SELECT CREATE_TIME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'ct' AND TABLE_NAME = 't'")); got != shown {
+			t.Errorf("CREATE_TIME %s, SHOW TABLE STATUS Create_time %s", got, shown)
+		}
+		return shown
+	}
+	before := check(db)
+	srv.Close()
+	_, db = openIn(t, dir)
+	if after := check(db); after != before {
+		t.Errorf("after a restart the table was created at %s, before at %s", after, before)
 	}
 }
