@@ -7,6 +7,17 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 )
 
+// SHOW TABLE STATUS names its last column Comment, as MySQL does; the
+// engine called it Comments, so a tool reading the column by name, or a
+// WHERE Comment = ..., found nothing.
+func init() {
+	for _, c := range (&plan.ShowTableStatus{}).Schema() {
+		if c.Name == "Comments" {
+			c.Name = "Comment"
+		}
+	}
+}
+
 // showTableStatus is SHOW TABLE STATUS as MySQL 8 answers it: each table's
 // next AUTO_INCREMENT value (NULL without such a column), its creation
 // time, InnoDB's

@@ -2,6 +2,7 @@ package sqlext_test
 
 import (
 	"database/sql"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,6 +31,19 @@ func TestShowTableStatus(t *testing.T) {
 	}
 	if got, want := status("SHOW TABLE STATUS FROM ts LIKE 't'"), "t,InnoDB,Dynamic,3,4,people"; got != want {
 		t.Errorf("SHOW TABLE STATUS LIKE 't': %s, want %s", got, want)
+	}
+	if got, want := status("SHOW TABLE STATUS FROM ts WHERE Comment = 'people'"), "t,InnoDB,Dynamic,3,4,people"; got != want {
+		t.Errorf("SHOW TABLE STATUS WHERE Comment = 'people': %s, want %s", got, want)
+	}
+	rows, err := db.Query("SHOW TABLE STATUS FROM ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := rows.Columns()
+	rows.Close()
+	if got := strings.Join(names, ","); got != "Name,Engine,Version,Row_format,Rows,Avg_row_length,Data_length,Max_data_length,"+
+		"Index_length,Data_free,Auto_increment,Create_time,Update_time,Check_time,Collation,Checksum,Create_options,Comment" {
+		t.Errorf("columns: %s", got)
 	}
 }
 
