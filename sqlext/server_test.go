@@ -314,6 +314,12 @@ func TestDDLAndDML(t *testing.T) {
 	if got := flat(queryStrings(t, db, "SELECT * FROM twos")); got != "2" {
 		t.Fatalf("view: %s", got)
 	}
+	// A DELETE of every row names its table's database from a session
+	// with none; it reports the rows it deleted.
+	outside := connect(t, addr, "")
+	if n, err := mustExec(t, outside, "DELETE FROM shop.bag").RowsAffected(); n != 2 || err != nil {
+		t.Errorf("DELETE FROM shop.bag deleted %d rows (%v), want 2", n, err)
+	}
 	mustExec(t, db, "DROP TABLE bag")
 	mustExec(t, db, "DROP DATABASE shop")
 	_, err = db.Exec("SELECT * FROM shop.goods")

@@ -91,7 +91,8 @@ const (
 // every trigger of the database for a write to any of its tables, and
 // binds it in the current database: a trigger written without its
 // database, as mysqldump writes them, made every write to that database
-// fail from a session in another database or in none.
+// fail from a session in another database or in none. It lends a DELETE
+// its table's database from a session with none (see below).
 func lendTriggerDatabase(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	s, ok := ctx.Session.(*Session)
 	if !ok || scope != nil {
@@ -113,6 +114,11 @@ func lendTriggerDatabase(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, sco
 	}
 	if triggers, err := s.p.store.Meta(db, triggerPrefix); err == nil && len(triggers) > 0 {
 		lendDatabase(ctx, db)
+	} else if _, ok := n.(*plan.DeleteFrom); ok {
+		// The engine's check of whether a DELETE without WHERE may run
+		// as a TRUNCATE looks in the current database, and failed with
+		// 1049 when there was none.
+		lendIfNoDatabase(ctx, db)
 	}
 	return n, transform.SameTree, nil
 }
