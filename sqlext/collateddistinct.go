@@ -385,50 +385,63 @@ func (k *collationKey) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return b.String(), nil
 }
 
-// collatedGroupConcat is GROUP_CONCAT(DISTINCT ...) over values with text
-// of a folding collation: a value equal under its collation to one
-// already taken is skipped, so 'apple' and 'Apple' give one, as in MySQL,
-// which keeps the first met; the engine compared bytes. It reuses the
-// engine's buffer for ordering, separators and the length limit.
-type collatedGroupConcat struct {
-	*aggregation.GroupConcat
-	args  []sql.Expression // the values concatenated
-	colls []sql.CollationID
+// distinctGroupConcat is GROUP_CONCAT(DISTINCT ...) of several values, or
+// of one value of text under a folding collation: a row whose values equal
+// those of a row taken before, each under its collation, is skipped, so
+// 'apple' and 'Apple' give one, as in MySQL, which keeps the first met,
+// and (1, 23) and (12, 3) give two. The engine compared the bytes of the
+// values' concatenation. The rows taken go to the engine's GROUP_CONCAT
+// without DISTINCT, which orders, separates and limits them.
+type distinctGroupConcat struct {
+	*aggregation.GroupConcat                  // of the CONCAT of args, without DISTINCT
+	sorts                    int              // its ORDER BY terms, the first of its children
+	args                     []sql.Expression // the values concatenated
+	colls                    []sql.CollationID
 }
 
-var _ sql.Aggregation = (*collatedGroupConcat)(nil)
+var _ sql.Aggregation = (*distinctGroupConcat)(nil)
+
+// groupConcatParts is what the engine keeps unexported in a GROUP_CONCAT:
+// its DISTINCT, ORDER BY (with the terms from its children), separator
+// and length limit.
+type groupConcatParts struct {
+	distinct  bool
+	sorts     sql.SortFields
+	separator string
+	maxLen    int
+}
+
+func partsOf(gc *aggregation.GroupConcat) (groupConcatParts, bool) {
+	f := reflect.ValueOf(gc).Elem()
+	distinct, sf, sep, maxLen := f.FieldByName("distinct"), f.FieldByName("sf"), f.FieldByName("separator"), f.FieldByName("maxLen")
+	if distinct.Kind() != reflect.String || sf.Kind() != reflect.Slice || sep.Kind() != reflect.String || maxLen.Kind() != reflect.Int {
+		return groupConcatParts{}, false
+	}
+	children := gc.Children()
+	sorts := make(sql.SortFields, sf.Len())
+	for i := range sorts {
+		order, nulls := sf.Index(i).FieldByName("Order"), sf.Index(i).FieldByName("NullOrdering")
+		if order.Kind() != reflect.Uint8 || nulls.Kind() != reflect.Uint8 {
+			return groupConcatParts{}, false
+		}
+		expr2, _ := children[i].(sql.Expression2)
+		sorts[i] = sql.SortField{Column: children[i], Column2: expr2,
+			Order: sql.SortOrder(order.Uint()), NullOrdering: sql.NullOrdering(nulls.Uint())}
+	}
+	return groupConcatParts{distinct: distinct.String() != "", sorts: sorts, separator: sep.String(), maxLen: int(maxLen.Int())}, true
+}
 
 // collatedGroupConcatOf is gc with its values joined into one CONCAT when
 // it has several (the engine's buffer concatenated only the first:
-// GROUP_CONCAT(s, '-', id) gave s alone), and as a collatedGroupConcat
-// when it is DISTINCT over text of a folding collation.
+// GROUP_CONCAT(s, '-', id) gave s alone), and as a distinctGroupConcat
+// when DISTINCT needs one.
 func collatedGroupConcatOf(gc *aggregation.GroupConcat) (sql.Expression, transform.TreeIdentity, error) {
-	// The engine keeps DISTINCT and the ORDER BY terms in unexported
-	// fields; Children lists the ORDER BY terms, then the values.
-	f := reflect.ValueOf(gc).Elem()
-	distinct, sorts := f.FieldByName("distinct"), f.FieldByName("sf")
-	if distinct.Kind() != reflect.String || sorts.Kind() != reflect.Slice {
+	parts, ok := partsOf(gc)
+	if !ok {
 		return gc, transform.SameTree, nil
 	}
 	children := gc.Children()
-	args := children[sorts.Len():]
-	inner, same := gc, transform.SameTree
-	if len(args) > 1 {
-		// As in MySQL, a row with a NULL value is skipped: so is the
-		// CONCAT of one.
-		concat, err := function.NewConcat(args...)
-		if err != nil {
-			return nil, transform.SameTree, err
-		}
-		e, err := gc.WithChildren(append(slices.Clone(children[:sorts.Len()]), concat)...)
-		if err != nil {
-			return nil, transform.SameTree, err
-		}
-		inner, same = e.(*aggregation.GroupConcat).WithId(gc.Id()).(*aggregation.GroupConcat), transform.NewTree
-	}
-	if distinct.String() == "" {
-		return inner, same, nil
-	}
+	args := children[len(parts.sorts):]
 	colls := make([]sql.CollationID, len(args))
 	folding := false
 	for i, a := range args {
@@ -436,45 +449,86 @@ func collatedGroupConcatOf(gc *aggregation.GroupConcat) (sql.Expression, transfo
 			colls[i], folding = c, true
 		}
 	}
-	if !folding {
-		return inner, same, nil
+	if len(args) == 1 && !(parts.distinct && folding) {
+		return gc, transform.SameTree, nil
 	}
-	return &collatedGroupConcat{GroupConcat: inner, args: args, colls: colls}, transform.NewTree, nil
+	// As in MySQL, a row with a NULL value is skipped: so is the CONCAT
+	// of one.
+	value := args[0]
+	if len(args) > 1 {
+		concat, err := function.NewConcat(args...)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		value = concat
+	}
+	distinct := ""
+	if parts.distinct && len(args) == 1 && !folding {
+		distinct = "distinct"
+	}
+	inner := aggregation.NewGroupConcat(distinct, parts.sorts, parts.separator, []sql.Expression{value}, parts.maxLen).
+		WithId(gc.Id()).(*aggregation.GroupConcat)
+	if !parts.distinct {
+		return inner, transform.NewTree, nil
+	}
+	return &distinctGroupConcat{GroupConcat: inner, sorts: len(parts.sorts), args: args, colls: colls}, transform.NewTree, nil
 }
 
-func (g *collatedGroupConcat) NewBuffer() (sql.AggregationBuffer, error) {
+// Children are the ORDER BY terms and the values, as the engine's
+// GROUP_CONCAT has them.
+func (g *distinctGroupConcat) Children() []sql.Expression {
+	return append(slices.Clone(g.GroupConcat.Children()[:g.sorts]), g.args...)
+}
+
+// WithChildren and WithId keep the aggregate's id, which references to
+// it above the GROUP BY name.
+func (g *distinctGroupConcat) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != g.sorts+len(g.args) {
+		return nil, sql.ErrInvalidChildrenNumber.New(g, len(children), g.sorts+len(g.args))
+	}
+	value := children[g.sorts]
+	if len(g.args) > 1 {
+		concat, err := function.NewConcat(children[g.sorts:]...)
+		if err != nil {
+			return nil, err
+		}
+		value = concat
+	}
+	e, err := g.GroupConcat.WithChildren(append(slices.Clone(children[:g.sorts]), value)...)
+	if err != nil {
+		return nil, err
+	}
+	return &distinctGroupConcat{GroupConcat: e.(*aggregation.GroupConcat).WithId(g.Id()).(*aggregation.GroupConcat),
+		sorts: g.sorts, args: slices.Clone(children[g.sorts:]), colls: g.colls}, nil
+}
+
+func (g *distinctGroupConcat) WithId(id sql.ColumnId) sql.IdExpression {
+	c := *g
+	c.GroupConcat = g.GroupConcat.WithId(id).(*aggregation.GroupConcat)
+	return &c
+}
+
+func (g *distinctGroupConcat) String() string {
+	return strings.Replace(g.GroupConcat.String(), "group_concat(", "group_concat(distinct ", 1)
+}
+
+func (g *distinctGroupConcat) NewBuffer() (sql.AggregationBuffer, error) {
 	inner, err := g.GroupConcat.NewBuffer()
 	if err != nil {
 		return nil, err
 	}
-	return &collatedGroupConcatBuffer{inner: inner, g: g, seen: map[uint64]struct{}{}}, nil
+	return &distinctGroupConcatBuffer{inner: inner, g: g, seen: map[uint64]struct{}{}}, nil
 }
 
-// WithChildren and WithId keep the collation check and the aggregate's
-// id, which references to it above the GROUP BY name.
-func (g *collatedGroupConcat) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := g.GroupConcat.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	gc := e.(*aggregation.GroupConcat).WithId(g.Id()).(*aggregation.GroupConcat)
-	out, _, err := collatedGroupConcatOf(gc)
-	return out, err
-}
-
-func (g *collatedGroupConcat) WithId(id sql.ColumnId) sql.IdExpression {
-	return &collatedGroupConcat{GroupConcat: g.GroupConcat.WithId(id).(*aggregation.GroupConcat), args: g.args, colls: g.colls}
-}
-
-// collatedGroupConcatBuffer passes the engine's buffer each row whose
+// distinctGroupConcatBuffer passes the engine's buffer each row whose
 // values are not equal, under their collations, to a row's before it.
-type collatedGroupConcatBuffer struct {
+type distinctGroupConcatBuffer struct {
 	inner sql.AggregationBuffer
-	g     *collatedGroupConcat
+	g     *distinctGroupConcat
 	seen  map[uint64]struct{}
 }
 
-func (b *collatedGroupConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
+func (b *distinctGroupConcatBuffer) Update(ctx *sql.Context, row sql.Row) error {
 	vals := make(sql.Row, len(b.g.args))
 	for i, a := range b.g.args {
 		v, err := a.Eval(ctx, row)
@@ -482,8 +536,8 @@ func (b *collatedGroupConcatBuffer) Update(ctx *sql.Context, row sql.Row) error 
 			return err
 		}
 		if v == nil {
-			// The engine skips a row whose value is NULL.
-			return b.inner.Update(ctx, row)
+			// The engine skips a row with a NULL value.
+			return nil
 		}
 		vals[i] = v
 	}
@@ -498,5 +552,5 @@ func (b *collatedGroupConcatBuffer) Update(ctx *sql.Context, row sql.Row) error 
 	return b.inner.Update(ctx, row)
 }
 
-func (b *collatedGroupConcatBuffer) Eval(ctx *sql.Context) (any, error) { return b.inner.Eval(ctx) }
-func (b *collatedGroupConcatBuffer) Dispose()                           { b.inner.Dispose() }
+func (b *distinctGroupConcatBuffer) Eval(ctx *sql.Context) (any, error) { return b.inner.Eval(ctx) }
+func (b *distinctGroupConcatBuffer) Dispose()                           { b.inner.Dispose() }

@@ -87,5 +87,9 @@ func TestGroupConcatDistinctUnderCollation(t *testing.T) {
 		"SELECT GROUP_CONCAT(s, b ORDER BY id) FROM g.t":                          "applex,AppleX,APPLEx,Peary,äppley",
 		"SELECT GROUP_CONCAT(id, '-', k ORDER BY id DESC SEPARATOR ';') FROM g.t": "7-1;6-1;5-2;4-1;3-2;2-1;1-1",
 		"SELECT GROUP_CONCAT(DISTINCT s, b ORDER BY id) FROM g.t":                 "applex,AppleX,Peary,äppley",
+		// DISTINCT takes the values together, not their concatenation.
+		"SELECT GROUP_CONCAT(DISTINCT a, c ORDER BY a DESC SEPARATOR '/') FROM (SELECT 1 AS a, 23 AS c UNION ALL SELECT 12, 3 UNION ALL SELECT 1, 23) x":                 "123/123",
+		"SELECT GROUP_CONCAT(DISTINCT b, s ORDER BY b) FROM (SELECT 'ab' COLLATE utf8mb4_0900_bin AS b, 'c' COLLATE utf8mb4_0900_bin AS s UNION ALL SELECT 'a', 'bc') x": "abc,abc",
+		"SELECT GROUP_CONCAT(DISTINCT k, '-', LOWER(s) ORDER BY id) FROM g.t":                                                                                            "1-apple,2-apple,1-pear,2-pear",
 	})
 }
