@@ -43,6 +43,7 @@ func translate(err error) error {
 var sqlStates = map[int]string{
 	1022: "23000", 1048: "23000", 1062: "23000", 1169: "23000", 1216: "23000", 1217: "23000",
 	1451: "23000", 1452: "23000", 1557: "23000", 1586: "23000",
+	3948: "42000",
 	1044: "42000", 1046: "3D000", 1045: "28000", 1049: "42000", 1050: "42S01", 1051: "42S02", 1054: "42S22",
 	1060: "42S21", 1061: "42000", 1064: "42000", 1068: "42000", 1071: "42000", 1072: "42000",
 	1091: "42000", 1109: "42S02", 1110: "42000", 1113: "42000", 1136: "21S01", 1142: "42000",
@@ -60,6 +61,7 @@ var engineMessages = []struct {
 	code int
 }{
 	{"syntax error at position", mysql.ERParseError},
+	{"local_infile needs to be set to 1", 3948}, // ER_CLIENT_LOCAL_FILES_DISABLED: LOAD DATA LOCAL with local_infile OFF
 	{"no database selected", mysql.ERNoDb},
 	{"Check constraint", erCheckConstraintViolated},
 	{"Constraint \"", erUnknownConstraint},

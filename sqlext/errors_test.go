@@ -51,6 +51,7 @@ func TestErrorCodes(t *testing.T) {
 		{sql.ErrUnknownConstraint.New("c"), 3940, "HY000"},
 		{errors.New("Operation CREATE USER failed for 'al'@'%'"), 1396, "HY000"},
 		{errors.New("You are not allowed to create a user with GRANT"), 1410, "42000"},
+		{errors.New("local_infile needs to be set to 1 to use LOCAL"), 3948, "42000"},
 		{io.ErrUnexpectedEOF, mysql.ERUnknownError, "HY000"},
 	}
 	for _, c := range cases {

@@ -55,6 +55,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		refreshUptime()
 	case *plan.ShowTableStatus:
 		return showTableStatus(ctx, n)
+	case *plan.LoadData:
+		return loadData(ctx, n)
 	case *plan.ShowIndexes:
 		return showIndexes(ctx, n, row)
 	case *plan.DescribeQuery:

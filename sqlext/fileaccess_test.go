@@ -87,3 +87,55 @@ func TestServerSideFileAccess(t *testing.T) {
 		t.Error("a file outside the import directory was loaded")
 	}
 }
+
+// TestLoadDataLocal: LOAD DATA LOCAL INFILE reads the file from the
+// client. It is refused with MySQL's 3948 while local_infile is OFF (its
+// default, as in MySQL 8), and loads what the client sends once it is ON.
+func TestLoadDataLocal(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "rows.csv")
+	if err := os.WriteFile(in, []byte("1,one\n2,two\n3,\"th,ree\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, addr, db := serve(t)
+	// The driver sends a file the server asks for only when told it may.
+	local := connectAs(t, addr, "root", "?allowAllFiles=true")
+	mustExecAll(t, db, "CREATE DATABASE ld", "CREATE TABLE ld.t (id INT PRIMARY KEY, name VARCHAR(10))")
+	load := "LOAD DATA LOCAL INFILE '" + in + "' INTO TABLE ld.t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"'"
+	_, err := local.Exec(load)
+	wantMySQLError(t, err, 3948, "42000")
+	mustExecAll(t, db, "SET GLOBAL local_infile = 1")
+	t.Cleanup(func() { db.Exec("SET GLOBAL local_infile = 0") })
+	mustExecAll(t, local, load)
+	if got := flat(queryStrings(t, db, "SELECT id, name FROM ld.t ORDER BY id")); got != "1,one;2,two;3,th,ree" {
+		t.Errorf("loaded %s", got)
+	}
+}
+
+// TestLoadDataFormats: LOAD DATA INFILE of a CSV file with a header, a
+// quoted field holding the separator, a doubled quote and a line break,
+// NULLs spelled \N and NULL, a column list with a user variable and SET,
+// and a name relative to the import directory.
+func TestLoadDataFormats(t *testing.T) {
+	dir := t.TempDir()
+	csv := "id,name,score,note\n" +
+		"1,\"Smith, Jane\",2.5,\"said \"\"hi\"\"\"\n" +
+		"2,\"two\nlines\",\\N,NULL\n" +
+		"3,plain,,\"\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "people.csv"), []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, addr := startServerWith(t, t.TempDir(), func(c *sqlext.Config) { c.ImportDir = dir })
+	defer srv.Close()
+	db := connect(t, addr, "")
+	mustExecAll(t, db, "CREATE DATABASE lf",
+		"CREATE TABLE lf.p (id INT PRIMARY KEY, name VARCHAR(20), score DOUBLE, note VARCHAR(20), shout VARCHAR(20))",
+		`LOAD DATA INFILE 'people.csv' INTO TABLE lf.p FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' IGNORE 1 LINES `+
+			`(id, @n, score, note) SET name = @n, shout = UPPER(@n)`)
+	got := flat(queryStrings(t, db, "SELECT id, REPLACE(name, '\n', '/'), COALESCE(score, 'null'), COALESCE(note, 'null'), shout FROM lf.p ORDER BY id"))
+	if want := `1,Smith, Jane,2.5,said "hi",SMITH, JANE;2,two/lines,null,null,TWO` + "\n" + `LINES;3,plain,null,,PLAIN`; got != want {
+		t.Errorf("loaded\n %s\nwant\n %s", got, want)
+	}
+	if _, err := db.Exec("LOAD DATA INFILE '../people.csv' INTO TABLE lf.p"); err == nil {
+		t.Error("a name outside the import directory was loaded")
+	}
+}

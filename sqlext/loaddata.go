@@ -1,0 +1,412 @@
+package sqlext
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// LOAD DATA reads its input as MySQL does: a field enclosed in the
+// ENCLOSED BY character may hold the field and line terminators and a
+// doubled enclosing character, OPTIONALLY enclosed fields may be bare,
+// the ESCAPED BY character introduces \0 \b \n \r \t \Z and \N (NULL) and
+// takes any other character literally, and a bare NULL reads as NULL when
+// fields may be enclosed. The engine split each line at every field
+// terminator, even inside quotes, refused a bare field when ENCLOSED BY
+// was given, and dropped escape characters without reading what they
+// escaped. What a row's fields become (columns, user variables, SET, a
+// column's default for a missing field) is as the engine had it.
+
+// loadData builds LOAD DATA's rows; an INSERT above it writes them.
+func loadData(ctx *sql.Context, n *plan.LoadData) (sql.RowIter, error) {
+	in, err := openLoadInput(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	f := loadFormat{fieldTerm: n.FieldsTerminatedBy, lineTerm: n.LinesTerminatedBy, lineStart: n.LinesStartingBy}
+	if n.FieldsEnclosedBy != "" {
+		f.enclose, f.hasEnclose = n.FieldsEnclosedBy[0], true
+	}
+	if n.FieldsEscapedBy != "" {
+		f.escape, f.hasEscape = n.FieldsEscapedBy[0], true
+	}
+	if f.fieldTerm == "" || f.lineTerm == "" {
+		in.Close()
+		return nil, sql.ErrUnsupportedFeature.New("LOAD DATA with an empty FIELDS or LINES TERMINATED BY")
+	}
+	names := n.ColNames
+	if len(names) == 0 {
+		for _, c := range n.DestSch {
+			names = append(names, c.Name)
+		}
+	}
+	// Each field goes to a column, in the order the statement lists
+	// them, or to a user variable (-1).
+	toCol := make([]int, len(n.UserVars))
+	for field, next := 0, 0; field < len(n.UserVars) && next < len(names); field++ {
+		if n.UserVars[field] != nil {
+			toCol[field] = -1
+			continue
+		}
+		toCol[field] = n.DestSch.IndexOf(names[next], n.DestSch[0].Source)
+		next++
+	}
+	return &loadDataRows{n: n, in: in, r: &loadReader{r: bufio.NewReaderSize(in, 1<<16), f: f}, toCol: toCol, skip: n.IgnoreNum}, nil
+}
+
+// openLoadInput opens the client's file (LOCAL, when local_infile is ON)
+// or one under the import directory, which a relative name is read from.
+func openLoadInput(ctx *sql.Context, n *plan.LoadData) (io.ReadCloser, error) {
+	if n.Local {
+		if _, on, _ := sql.SystemVariables.GetGlobal("local_infile"); on != int8(1) {
+			return nil, fmt.Errorf("local_infile needs to be set to 1 to use LOCAL")
+		}
+		return ctx.LoadInfile(n.File)
+	}
+	_, dir, _ := sql.SystemVariables.GetGlobal("secure_file_priv")
+	root, ok := dir.(string)
+	if !ok || root == "" {
+		return nil, fileAccessOff("LOAD DATA INFILE")
+	}
+	name := n.File
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(root, name)
+	}
+	if !underDir(root, name) {
+		return nil, sql.ErrSecureFilePriv.New()
+	}
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, sql.ErrLoadDataCannotOpen.New(err.Error())
+	}
+	return file, nil
+}
+
+// underDir reports whether name, with its links followed, is inside dir.
+func underDir(dir, name string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	f, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, f)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// loadDataRows turns each line of the input into a row of the columns
+// LOAD DATA names (all of the table's, in order, when it names none).
+type loadDataRows struct {
+	n     *plan.LoadData
+	in    io.ReadCloser
+	r     *loadReader
+	toCol []int
+	skip  int64
+}
+
+func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
+	for ; l.skip > 0; l.skip-- {
+		if _, ok, err := l.r.next(); err != nil || !ok {
+			return nil, firstErr(err, io.EOF)
+		}
+	}
+	fields, ok, err := l.r.next()
+	if err != nil || !ok {
+		return nil, firstErr(err, io.EOF)
+	}
+	// The fields as the statement's user variables and SET see them.
+	raw := make(sql.Row, len(fields))
+	for i, f := range fields {
+		if !f.null {
+			raw[i] = f.text
+		}
+	}
+	exprs := make([]sql.Expression, len(l.n.DestSch))
+	at := 0
+	for i := 0; i < len(fields) && i < len(l.n.UserVars); i++ {
+		if set, ok := l.n.UserVars[i].(*expression.SetField); ok {
+			if v, ok := set.LeftChild.(*expression.UserVar); ok {
+				val, err := set.RightChild.Eval(ctx, raw)
+				if err != nil {
+					return nil, err
+				}
+				if err := ctx.SetUserVariable(ctx, v.Name, val, types.ApproximateTypeFromValue(val)); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if at >= len(exprs) {
+			continue
+		}
+		switch col := l.n.DestSch[l.toCol[i]]; {
+		case fields[i].null:
+			exprs[at] = expression.NewLiteral(nil, types.Null)
+		case fields[i].text == "" && !isStringType(col.Type):
+			// An empty field of a column that is not text: its default,
+			// else NULL, as the engine had it.
+			exprs[at] = col.Default
+			if exprs[at] == nil {
+				exprs[at] = expression.NewLiteral(nil, types.Null)
+			}
+		default:
+			exprs[at] = expression.NewLiteral(fields[i].text, types.LongText)
+		}
+		at++
+	}
+	if l.n.SetExprs != nil {
+		at := 0
+		for _, c := range l.toCol {
+			if c < 0 {
+				continue
+			}
+			if at >= len(exprs) {
+				break
+			}
+			if set := l.n.SetExprs[c]; set != nil {
+				v, err := set.Eval(ctx, raw)
+				if err != nil {
+					return nil, err
+				}
+				exprs[at] = expression.NewLiteral(v, set.Type())
+			}
+			at++
+		}
+	}
+	if len(l.n.ColNames) == 0 {
+		// Without a column list the INSERT above fills no defaults, so
+		// a missing field takes its column's here.
+		for i, e := range exprs {
+			if e != nil {
+				continue
+			}
+			col := l.n.DestSch[i]
+			if !col.Nullable && col.Default == nil && !col.AutoIncrement {
+				return nil, sql.ErrInsertIntoNonNullableDefaultNullColumn.New(col.Name)
+			}
+			exprs[i] = col.Default
+		}
+	}
+	row := make(sql.Row, len(exprs))
+	var later []int
+	for i, e := range exprs {
+		if e == nil {
+			continue
+		}
+		if d, ok := e.(*sql.ColumnDefaultValue); ok && !d.IsLiteral() {
+			// A default computed from other columns waits for them.
+			later = append(later, i)
+			continue
+		}
+		if row[i], err = e.Eval(ctx, row); err != nil {
+			return nil, err
+		}
+	}
+	for _, i := range later {
+		if row[i], err = exprs[i].Eval(ctx, row); err != nil {
+			return nil, err
+		}
+	}
+	return row, nil
+}
+
+func (l *loadDataRows) Close(*sql.Context) error { return l.in.Close() }
+
+func isStringType(t sql.Type) bool {
+	_, ok := t.(sql.StringType)
+	return ok
+}
+
+func firstErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
+}
+
+// loadFormat is the layout LOAD DATA's FIELDS and LINES clauses give.
+type loadFormat struct {
+	fieldTerm, lineTerm, lineStart string
+	enclose, escape                byte
+	hasEnclose, hasEscape          bool
+}
+
+// loadField is one field: its text, or NULL.
+type loadField struct {
+	text string
+	null bool
+}
+
+// loadReader reads LOAD DATA input line by line, as MySQL splits it.
+type loadReader struct {
+	r   *bufio.Reader
+	f   loadFormat
+	buf []byte
+}
+
+// at reports whether the input continues with s, without reading it.
+func (l *loadReader) at(s string) bool {
+	b, _ := l.r.Peek(len(s))
+	return len(b) == len(s) && string(b) == s
+}
+
+// next reads a line's fields; ok is false at the end of the input.
+func (l *loadReader) next() (fields []loadField, ok bool, err error) {
+	if _, err := l.r.Peek(1); err != nil {
+		return nil, false, eofIsNil(err)
+	}
+	if l.f.lineStart != "" {
+		// A line without the prefix is skipped; text before it is not
+		// part of the line.
+		for !l.at(l.f.lineStart) {
+			if l.at(l.f.lineTerm) {
+				l.r.Discard(len(l.f.lineTerm))
+			} else if _, err := l.r.ReadByte(); err != nil {
+				return nil, false, eofIsNil(err)
+			}
+		}
+		l.r.Discard(len(l.f.lineStart))
+	}
+	for {
+		f, lineEnd, err := l.field()
+		if err != nil {
+			return nil, false, err
+		}
+		fields = append(fields, f)
+		if lineEnd {
+			return fields, true, nil
+		}
+	}
+}
+
+// field reads one field and the terminator after it; lineEnd says the
+// terminator ended the line (or the input ended).
+func (l *loadReader) field() (f loadField, lineEnd bool, err error) {
+	l.buf = l.buf[:0]
+	if l.f.hasEnclose {
+		if b, err := l.r.Peek(1); err == nil && b[0] == l.f.enclose {
+			l.r.Discard(1)
+			return l.enclosed()
+		}
+	}
+	escapedN := false // the field is the escape sequence \N alone
+read:
+	for {
+		switch {
+		case l.at(l.f.fieldTerm):
+			l.r.Discard(len(l.f.fieldTerm))
+			break read
+		case l.at(l.f.lineTerm):
+			l.r.Discard(len(l.f.lineTerm))
+			lineEnd = true
+			break read
+		}
+		b, err := l.r.ReadByte()
+		if err == io.EOF {
+			lineEnd = true
+			break
+		}
+		if err != nil {
+			return loadField{}, false, err
+		}
+		if !l.f.hasEscape || b != l.f.escape {
+			escapedN = false
+			l.buf = append(l.buf, b)
+			continue
+		}
+		first := len(l.buf) == 0
+		c, err := l.afterEscape(b)
+		if err != nil {
+			return loadField{}, false, err
+		}
+		escapedN = first && c == 'N'
+	}
+	text := string(l.buf)
+	null := escapedN && text == "N" || (l.f.hasEnclose || !l.f.hasEscape) && text == "NULL"
+	return loadField{text: text, null: null}, lineEnd, nil
+}
+
+// enclosed reads the rest of a field after its opening enclosing
+// character: up to the closing one that a terminator, or the end of the
+// input, follows. A doubled enclosing character stands for one; one
+// followed by anything else is kept as text.
+func (l *loadReader) enclosed() (loadField, bool, error) {
+	for {
+		b, err := l.r.ReadByte()
+		if err == io.EOF {
+			return loadField{text: string(l.buf)}, true, nil
+		}
+		if err != nil {
+			return loadField{}, false, err
+		}
+		switch {
+		case l.f.hasEscape && b == l.f.escape:
+			if _, err := l.afterEscape(b); err != nil {
+				return loadField{}, false, err
+			}
+		case b == l.f.enclose:
+			if next, err := l.r.Peek(1); err == nil && next[0] == l.f.enclose {
+				l.r.Discard(1)
+				l.buf = append(l.buf, b)
+				continue
+			}
+			switch {
+			case l.at(l.f.fieldTerm):
+				l.r.Discard(len(l.f.fieldTerm))
+				return loadField{text: string(l.buf)}, false, nil
+			case l.at(l.f.lineTerm):
+				l.r.Discard(len(l.f.lineTerm))
+				return loadField{text: string(l.buf)}, true, nil
+			}
+			if _, err := l.r.Peek(1); err == io.EOF {
+				return loadField{text: string(l.buf)}, true, nil
+			}
+			l.buf = append(l.buf, b)
+		default:
+			l.buf = append(l.buf, b)
+		}
+	}
+}
+
+// afterEscape reads the character after the escape character esc and
+// adds what the pair stands for to the field; c is the character read, 0
+// at the end of the input, where esc stands for itself.
+func (l *loadReader) afterEscape(esc byte) (c byte, err error) {
+	c, err = l.r.ReadByte()
+	if err == io.EOF {
+		l.buf = append(l.buf, esc)
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	l.buf = append(l.buf, unescape(c))
+	return c, nil
+}
+
+// unescape is the character the escape character followed by c stands
+// for.
+func unescape(c byte) byte {
+	if i := bytes.IndexByte([]byte("0bnrtZ"), c); i >= 0 {
+		return "\x00\b\n\r\t\x1a"[i]
+	}
+	return c
+}
+
+func eofIsNil(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}

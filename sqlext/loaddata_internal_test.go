@@ -1,0 +1,70 @@
+package sqlext
+
+import (
+	"bufio"
+	"strings"
+	"testing"
+)
+
+// readAll splits input as LOAD DATA with format f would, writing each
+// line's fields joined by | and NULL as <null>.
+func readAll(t *testing.T, f loadFormat, input string) string {
+	t.Helper()
+	r := &loadReader{r: bufio.NewReaderSize(strings.NewReader(input), 16), f: f}
+	var lines []string
+	for {
+		fields, ok, err := r.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return strings.Join(lines, "\n")
+		}
+		var out []string
+		for _, f := range fields {
+			if f.null {
+				out = append(out, "<null>")
+			} else {
+				out = append(out, f.text)
+			}
+		}
+		lines = append(lines, strings.Join(out, "|"))
+	}
+}
+
+// TestLoadReader: fields and lines split as MySQL's LOAD DATA reads them.
+func TestLoadReader(t *testing.T) {
+	tab := loadFormat{fieldTerm: "\t", lineTerm: "\n", escape: '\\', hasEscape: true} // the defaults
+	csv := loadFormat{fieldTerm: ",", lineTerm: "\n", enclose: '"', hasEnclose: true, escape: '\\', hasEscape: true}
+	for _, c := range []struct {
+		name  string
+		f     loadFormat
+		input string
+		want  string
+	}{
+		{"defaults", tab, "1\ta b\n2\t\n", "1|a b\n2|"},
+		{"no final terminator", tab, "1\tx\n2\ty", "1|x\n2|y"},
+		{"escapes", tab, `a\tb\nc\\d\0\Ze\q` + "\n", "a\tb\nc\\d\x00\x1ae" + "q"},
+		{"escaped terminators", tab, "a\\\tb\tc\\\nd\n", "a\tb|c\nd"},
+		{"\\N alone is NULL", tab, `\N` + "\t" + `x\N` + "\t" + `\NN` + "\tNULL\n", "<null>|xN|NN|NULL"},
+		{"enclosed", csv, `"a,b","c""d",e` + "\n", `a,b|c"d|e`},
+		{"optionally enclosed and bare", csv, `1,"two",3` + "\n", "1|two|3"},
+		{"a line terminator inside quotes", csv, "\"x\ny\",z\nnext\n", "x\ny|z\nnext"},
+		{"bare NULL when enclosing", csv, `NULL,"NULL",\N,""` + "\n", "<null>|NULL|<null>|"},
+		{"a quote inside a bare field", csv, `ab"c,d` + "\n", `ab"c|d`},
+		{"a quote not before a terminator", csv, `"a"b",c` + "\n", `a"b|c`},
+		{"end of input inside quotes", csv, `1,"open`, "1|open"},
+		{"escape inside quotes", csv, `"a\"b\n"` + "\n", "a\"b\n"},
+		{"no escape", loadFormat{fieldTerm: ",", lineTerm: "\n"}, `a\b,NULL` + "\n", `a\b|<null>`},
+		{"long terminators", loadFormat{fieldTerm: "||", lineTerm: "\r\n"}, "a|b||c\r\nd||\r\n", "a|b|c\nd|"},
+		{"lines starting by", loadFormat{fieldTerm: ",", lineTerm: "\n", lineStart: "xx"}, "skip me\nfooxx1,2\nxx3,4\n", "1|2\n3|4"},
+		{"escape at the end of the input", tab, `a\`, `a\`},
+		{"escape at the end inside quotes", csv, `"a\`, `a\`},
+		{"empty input", csv, "", ""},
+		{"empty lines", tab, "\n\n", "\n"},
+	} {
+		if got := readAll(t, c.f, c.input); got != c.want {
+			t.Errorf("%s: read %q, want %q", c.name, got, c.want)
+		}
+	}
+}
