@@ -261,6 +261,24 @@ func (l *loadReader) at(s string) bool {
 	return len(b) == len(s) && string(b) == s
 }
 
+// terminator is the length of the field or line terminator the input
+// continues with (0 for neither), and whether it ends the line. Of two
+// that both match (a line terminator ",\n" after fields ended by ","),
+// the longer wins.
+func (l *loadReader) terminator() (n int, line bool) {
+	field, lineTerm := l.f.fieldTerm, l.f.lineTerm
+	if len(lineTerm) >= len(field) && l.at(lineTerm) {
+		return len(lineTerm), true
+	}
+	if l.at(field) {
+		return len(field), false
+	}
+	if l.at(lineTerm) {
+		return len(lineTerm), true
+	}
+	return 0, false
+}
+
 // next reads a line's fields; ok is false at the end of the input.
 func (l *loadReader) next() (fields []loadField, ok bool, err error) {
 	if _, err := l.r.Peek(1); err != nil {
@@ -303,13 +321,9 @@ func (l *loadReader) field() (f loadField, lineEnd bool, err error) {
 	escapedN := false // the field is the escape sequence \N alone
 read:
 	for {
-		switch {
-		case l.at(l.f.fieldTerm):
-			l.r.Discard(len(l.f.fieldTerm))
-			break read
-		case l.at(l.f.lineTerm):
-			l.r.Discard(len(l.f.lineTerm))
-			lineEnd = true
+		if term, line := l.terminator(); term > 0 {
+			l.r.Discard(term)
+			lineEnd = line
 			break read
 		}
 		b, err := l.r.ReadByte()
@@ -361,13 +375,9 @@ func (l *loadReader) enclosed() (loadField, bool, error) {
 				l.buf = append(l.buf, b)
 				continue
 			}
-			switch {
-			case l.at(l.f.fieldTerm):
-				l.r.Discard(len(l.f.fieldTerm))
-				return loadField{text: string(l.buf)}, false, nil
-			case l.at(l.f.lineTerm):
-				l.r.Discard(len(l.f.lineTerm))
-				return loadField{text: string(l.buf)}, true, nil
+			if term, line := l.terminator(); term > 0 {
+				l.r.Discard(term)
+				return loadField{text: string(l.buf)}, line, nil
 			}
 			if _, err := l.r.Peek(1); err == io.EOF {
 				return loadField{text: string(l.buf)}, true, nil

@@ -60,6 +60,7 @@ func TestLoadReader(t *testing.T) {
 		{"lines starting by", loadFormat{fieldTerm: ",", lineTerm: "\n", lineStart: "xx"}, "skip me\nfooxx1,2\nxx3,4\n", "1|2\n3|4"},
 		{"escape at the end of the input", tab, `a\`, `a\`},
 		{"escape at the end inside quotes", csv, `"a\`, `a\`},
+		{"a line terminator that begins like the field one", loadFormat{fieldTerm: ",", lineTerm: ",\n"}, "a,b,\nc,d,\n", "a|b\nc|d"},
 		{"empty input", csv, "", ""},
 		{"empty lines", tab, "\n\n", "\n"},
 	} {
@@ -67,4 +68,39 @@ func TestLoadReader(t *testing.T) {
 			t.Errorf("%s: read %q, want %q", c.name, got, c.want)
 		}
 	}
+}
+
+// FuzzLoadReader: any input in any layout is read to its end without a
+// panic, and no field holds more than the input did.
+func FuzzLoadReader(f *testing.F) {
+	f.Add("1,\"a,b\"\n2,\\N\n", ",", "\n", "", byte('"'), byte('\\'))
+	f.Add("xx1||2\r\nskip\r\nxx3||\"4\r\n", "||", "\r\n", "xx", byte('"'), byte(0))
+	f.Add("\"\"\"\t\\", "\t", "\n", "", byte('"'), byte('\\'))
+	f.Fuzz(func(t *testing.T, input, fieldTerm, lineTerm, lineStart string, enclose, escape byte) {
+		if fieldTerm == "" || lineTerm == "" {
+			return
+		}
+		lf := loadFormat{fieldTerm: fieldTerm, lineTerm: lineTerm, lineStart: lineStart,
+			enclose: enclose, hasEnclose: enclose != 0, escape: escape, hasEscape: escape != 0}
+		r := &loadReader{r: bufio.NewReaderSize(strings.NewReader(input), 16), f: lf}
+		for lines := 0; ; lines++ {
+			fields, ok, err := r.next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				return
+			}
+			if lines > len(input) {
+				t.Fatalf("%d lines from %d bytes", lines, len(input))
+			}
+			n := 0
+			for _, f := range fields {
+				n += len(f.text)
+			}
+			if n > len(input) {
+				t.Fatalf("fields of %d bytes from %d", n, len(input))
+			}
+		}
+	})
 }
