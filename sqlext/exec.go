@@ -57,6 +57,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return showTableStatus(ctx, n)
 	case *plan.LoadData:
 		return loadData(ctx, n)
+	case *plan.Into:
+		return intoFile(ctx, o.b, n, row)
 	case *plan.ShowIndexes:
 		return showIndexes(ctx, n, row)
 	case *plan.DescribeQuery:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -137,5 +138,55 @@ func TestLoadDataFormats(t *testing.T) {
 	}
 	if _, err := db.Exec("LOAD DATA INFILE '../people.csv' INTO TABLE lf.p"); err == nil {
 		t.Error("a name outside the import directory was loaded")
+	}
+}
+
+// TestOutfileRoundTrip: SELECT ... INTO OUTFILE writes values as a client
+// reads them and escapes what LOAD DATA would misread, so a table written
+// out in either layout loads back into an equal one; INTO DUMPFILE writes
+// a value's bytes; an existing file is MySQL's 1086.
+func TestOutfileRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	srv, addr := startServerWith(t, t.TempDir(), func(c *sqlext.Config) { c.ImportDir = dir })
+	defer srv.Close()
+	db := connect(t, addr, "")
+	mustExecAll(t, db, "CREATE DATABASE rt",
+		"CREATE TABLE rt.t (id INT PRIMARY KEY, s VARCHAR(30), b VARBINARY(10), f DOUBLE, d DECIMAL(10,3), at DATETIME(2), day DATE, e ENUM('x','y'), j JSON)",
+		`INSERT INTO rt.t VALUES (1, 'a,b "q" \\ end', 0x00410A, 1e20, 1.5, '2024-01-02 03:04:05.25', '2024-01-02', 'y', '{"k": [1, "v"]}'),`+
+			`(2, 'tab	and`+"\n"+`line', NULL, NULL, NULL, NULL, NULL, NULL, NULL), (3, 'NULL', '', 0.1, -2, '1999-12-31 23:59:59', '1999-12-31', 'x', 'null')`)
+	mustExecAll(t, db,
+		"SELECT * FROM rt.t INTO OUTFILE 't.tsv'",
+		`SELECT * FROM rt.t INTO OUTFILE 't.csv' FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' LINES TERMINATED BY '\r\n'`,
+		"SELECT b FROM rt.t WHERE id = 1 INTO DUMPFILE 'b.bin'")
+	tsv, err := os.ReadFile(filepath.Join(dir, "t.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.SplitN(string(tsv), "\n", 2)[0], "1\ta,b \"q\" \\\\ end\t\\0A\\\n"; !strings.HasPrefix(got+"\n", want) {
+		t.Errorf("first line of t.tsv: %q, want it to start %q", got, want)
+	}
+	if !strings.Contains(string(tsv), "\t1e20\t1.500\t2024-01-02 03:04:05.25\t2024-01-02\ty\t{\"k\": [1, \"v\"]}\n") {
+		t.Errorf("t.tsv's values are not written as a client reads them:\n%s", tsv)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "b.bin")); err != nil || string(b) != "\x00A\n" {
+		t.Errorf("b.bin holds %q (%v)", b, err)
+	}
+	mustExecAll(t, db, "CREATE TABLE rt.fromtsv LIKE rt.t", "CREATE TABLE rt.fromcsv LIKE rt.t",
+		"LOAD DATA INFILE 't.tsv' INTO TABLE rt.fromtsv",
+		`LOAD DATA INFILE 't.csv' INTO TABLE rt.fromcsv FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' LINES TERMINATED BY '\r\n'`)
+	all := func(table string) string {
+		return flat(queryStrings(t, db, "SELECT id, COALESCE(s, '<n>'), COALESCE(HEX(b), '<n>'), COALESCE(f, '<n>'), COALESCE(d, '<n>'), "+
+			"COALESCE(at, '<n>'), COALESCE(day, '<n>'), COALESCE(e, '<n>'), COALESCE(j, '<n>') FROM rt."+table+" ORDER BY id"))
+	}
+	want := all("t")
+	for _, table := range []string{"fromtsv", "fromcsv"} {
+		if got := all(table); got != want {
+			t.Errorf("%s:\n %s\nwant\n %s", table, got, want)
+		}
+	}
+	_, err = db.Exec("SELECT * FROM rt.t INTO OUTFILE 't.tsv'")
+	wantMySQLError(t, err, 1086, "HY000")
+	if _, err := db.Exec("SELECT * FROM rt.t INTO OUTFILE '../escape.tsv'"); err == nil {
+		t.Error("a file outside the import directory was written")
 	}
 }
