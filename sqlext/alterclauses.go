@@ -491,9 +491,13 @@ func (d *draft) unique(ctx *sql.Context, k draftKey) error {
 		if compare(keyed[i-1], keyed[i]) == 0 {
 			parts := make([]string, len(cols))
 			for j, c := range cols {
-				parts[j] = fmt.Sprint(keyed[i][c])
+				text, _, err := wireText(ctx, d.sch[c].Type, keyed[i][c])
+				if err != nil {
+					return err
+				}
+				parts[j] = string(text)
 			}
-			return sql.NewUniqueKeyErr(fmt.Sprintf("%s for key '%s'", strings.Join(parts, "-"), k.name), k.name == "PRIMARY", nil)
+			return sql.NewUniqueKeyErr(duplicateKeyText(strings.Join(parts, "-"), d.name, k.name), k.name == "PRIMARY", nil)
 		}
 	}
 	return cmpErr

@@ -246,10 +246,27 @@ func noteCollatedCreate(s *Session, st ast.Statement) {
 }
 
 // Warn adds a warning to the session, less the engine's note that CREATE
-// DATABASE's CHARACTER SET and COLLATE are not supported.
+// DATABASE's CHARACTER SET and COLLATE are not supported. A row that
+// INSERT IGNORE skips or changes is a Warning with MySQL's text, as in
+// MySQL; the engine made it a Note.
 func (s *Session) Warn(w *sql.Warning) {
-	if s.collatedCreate && w != nil && w.Code == erNotSupportedYet {
+	if w == nil {
 		return
 	}
+	if s.collatedCreate && w.Code == erNotSupportedYet {
+		return
+	}
+	if w.Level == "Note" && ignoredRowCodes[w.Code] {
+		c := *w
+		c.Level, c.Message = "Warning", mysqlMessage(w.Code, w.Message)
+		w = &c
+	}
 	s.BaseSession.Warn(w)
+}
+
+// ignoredRowCodes are the errors that IGNORE turns into warnings.
+var ignoredRowCodes = map[int]bool{
+	mysql.ERDupEntry: true, mysql.ERBadNullError: true, mysql.ErNoReferencedRow2: true, mysql.ERRowIsReferenced2: true,
+	erCheckConstraintViolated: true, mysql.ERWarnDataOutOfRange: true, mysql.ERDataTooLong: true,
+	mysql.ERTruncatedWrongValueForField: true, 1265: true, 1292: true,
 }

@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -111,11 +112,11 @@ func (e *editor) insert(sr storage.Row) error {
 func (e *editor) checkUnique(sr storage.Row, id, self string) error {
 	if !e.t.keyless() && id != self {
 		if c, ok := e.tt.changes[id]; ok && c.row != nil {
-			return sql.NewUniqueKeyErr(fmt.Sprint(pkValues(e.t.info.Schema, sr)), true, e.t.toSQL(c.row))
+			return e.t.duplicate(e.ctx, "PRIMARY", sr, e.t.toSQL(c.row))
 		}
 	}
 	if name, other, ok := e.tt.uniqueConflict(sr, id, self); ok {
-		return sql.NewUniqueKeyErr(fmt.Sprintf("%s for key '%s'", other.key, name), false, e.t.toSQL(other.row))
+		return e.t.duplicate(e.ctx, name, sr, e.t.toSQL(other.row))
 	}
 	dup, existing, err := e.t.p.store.Conflict(e.t.info.DB, e.t.info.Name, sr, self, func(x string) bool {
 		_, touched := e.tt.changes[x]
@@ -125,20 +126,46 @@ func (e *editor) checkUnique(sr storage.Row, id, self string) error {
 		return translateStorage(err)
 	}
 	if dup != nil {
-		if dup.Index == "PRIMARY" {
-			return sql.NewUniqueKeyErr(fmt.Sprint(pkValues(e.t.info.Schema, sr)), true, e.t.toSQL(existing))
-		}
-		return sql.NewUniqueKeyErr(fmt.Sprintf("%s for key '%s'", dup.Key, dup.Index), false, e.t.toSQL(existing))
+		return e.t.duplicate(e.ctx, dup.Index, sr, e.t.toSQL(existing))
 	}
 	return nil
 }
 
-func pkValues(s *storage.Schema, r storage.Row) []any {
-	out := make([]any, len(s.PK))
-	for i, p := range s.PK {
-		out[i] = r[p]
+// duplicate is the engine's error for a row that collides with existing
+// on the primary key or the unique index named index, holding MySQL's
+// text of the key ("'1-2024-01-01' for key 't.PRIMARY'", the values as a
+// client reads them, joined by -), which sqlError and Session.Warn make
+// MySQL's message: Duplicate entry '1-2024-01-01' for key 't.PRIMARY'.
+func (t *Table) duplicate(ctx *sql.Context, index string, sr storage.Row, existing sql.Row) error {
+	cols := t.info.Schema.PK
+	if index != "PRIMARY" {
+		cols = nil
+		for _, x := range t.info.Indexes {
+			if strings.EqualFold(x.Name, index) {
+				for _, c := range x.Columns {
+					cols = append(cols, t.info.Schema.ColumnIndex(c))
+				}
+			}
+		}
 	}
-	return out
+	row := t.toSQL(sr)
+	parts := make([]string, 0, len(cols))
+	for _, c := range cols {
+		if c < 0 || c >= len(row) {
+			continue
+		}
+		text, null, err := wireText(ctx, t.sch.Schema[c].Type, row[c])
+		if err != nil || null {
+			text = []byte("NULL")
+		}
+		parts = append(parts, string(text))
+	}
+	return sql.NewUniqueKeyErr(duplicateKeyText(strings.Join(parts, "-"), t.Name(), index), index == "PRIMARY", existing)
+}
+
+// duplicateKeyText is a duplicate key as the engine's error holds it.
+func duplicateKeyText(entry, table, index string) string {
+	return fmt.Sprintf("'%s' for key '%s.%s'", entry, table, index)
 }
 
 // identityOf finds the identity of a row read earlier in this statement.

@@ -275,10 +275,36 @@ func sqlError(err error) error {
 			}
 		}
 	}
+	out.Message = mysqlMessage(out.Num, out.Message)
 	if st, ok := sqlStates[out.Num]; ok && (out.State == "" || out.State == mysql.SSUnknownSQLState) {
 		out.State = st
 	}
 	return &out
+}
+
+// mysqlMessage is the text MySQL gives error num where the engine words
+// it otherwise: a duplicate key (Table.duplicate holds MySQL's text of
+// the key) and a NULL in a NOT NULL column.
+func mysqlMessage(num int, msg string) string {
+	switch num {
+	case mysql.ERDupEntry:
+		for _, head := range []string{"duplicate primary key given: '", "duplicate unique key given: '"} {
+			if rest, ok := strings.CutPrefix(msg, head); ok {
+				return "Duplicate entry '" + rest
+			}
+		}
+	case mysql.ERBadNullError:
+		var col string
+		if _, err := fmt.Sscanf(msg, "column name %q is non-nullable but attempted to set a value of null", &col); err == nil {
+			return fmt.Sprintf("Column '%s' cannot be null", col)
+		}
+		if rest, ok := strings.CutPrefix(msg, "column name '"); ok {
+			if name, ok := strings.CutSuffix(rest, "' is non-nullable but attempted to set a value of null"); ok {
+				return fmt.Sprintf("Column '%s' cannot be null", name)
+			}
+		}
+	}
+	return msg
 }
 
 // internalError begins the text of the error a panic is answered with,

@@ -478,3 +478,56 @@ func TestBadInputGetsMySQLErrors(t *testing.T) {
 		t.Fatalf("failed statements left rows: %s", got)
 	}
 }
+
+// TestDuplicateAndNullMessages: a duplicate key and a NULL in a NOT NULL
+// column get MySQL's text (the key's values as a client reads them, the
+// table and the index), as errors and as the warnings of INSERT IGNORE,
+// which MySQL gives at the Warning level.
+func TestDuplicateAndNullMessages(t *testing.T) {
+	_, addr, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE dm",
+		"CREATE TABLE dm.u (id INT PRIMARY KEY, e VARCHAR(5) UNIQUE, n INT NOT NULL)",
+		"CREATE TABLE dm.c (a INT, b DATE, x VARBINARY(4), PRIMARY KEY (a, b), UNIQUE KEY bx (x))",
+		"INSERT INTO dm.u VALUES (1, 'a', 1)", "INSERT INTO dm.c VALUES (1, '2024-01-01', 0x4142)")
+	for q, want := range map[string]string{
+		"INSERT INTO dm.u VALUES (1, 'b', 1)":             "Duplicate entry '1' for key 'u.PRIMARY'",
+		"INSERT INTO dm.u VALUES (2, 'a', 1)":             "Duplicate entry 'a' for key 'u.e'",
+		"INSERT INTO dm.c VALUES (1, '2024-01-01', 0x43)": "Duplicate entry '1-2024-01-01' for key 'c.PRIMARY'",
+		"INSERT INTO dm.c VALUES (2, '2024-01-01', 'AB')": "Duplicate entry 'AB' for key 'c.bx'",
+		"INSERT INTO dm.u VALUES (3, 'c', NULL)":          "Column 'n' cannot be null",
+		"ALTER TABLE dm.c ADD UNIQUE KEY ab (b)":          "", // one row: no duplicate
+	} {
+		_, err := db.Exec(q)
+		var me *mysql.MySQLError
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", q, err)
+		case want != "" && (!errors.As(err, &me) || me.Message != want):
+			t.Errorf("%s: %v, want %q", q, err, want)
+		}
+	}
+	conn, exec := oneSession(t, connect(t, addr, ""))
+	if err := exec("INSERT IGNORE INTO dm.u VALUES (2, 'a', 1), (3, 'c', NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.QueryContext(t.Context(), "SHOW WARNINGS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	for rows.Next() {
+		var level, msg string
+		var code int
+		if err := rows.Scan(&level, &code, &msg); err != nil {
+			t.Fatal(err)
+		}
+		warnings = append(warnings, fmt.Sprintf("%s %d %s", level, code, msg))
+	}
+	rows.Close()
+	if got, want := strings.Join(warnings, "; "), "Warning 1062 Duplicate entry 'a' for key 'u.e'; Warning 1048 Column 'n' cannot be null"; got != want {
+		t.Errorf("warnings of INSERT IGNORE:\n %s\nwant\n %s", got, want)
+	}
+	if got := flat(queryStrings(t, db, "SELECT id, e, n FROM dm.u ORDER BY id")); got != "1,a,1;3,c,0" {
+		t.Errorf("rows after INSERT IGNORE: %s", got)
+	}
+}
