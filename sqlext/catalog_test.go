@@ -52,6 +52,10 @@ func TestCatalogQueriesOfClients(t *testing.T) {
 	queryStrings(t, db, "SELECT routine_name FROM information_schema.ROUTINES")
 	queryStrings(t, db, "SELECT trigger_name FROM information_schema.TRIGGERS")
 	queryStrings(t, db, "SELECT event_name FROM information_schema.EVENTS")
+	queryStrings(t, db, "SHOW EVENTS FROM cat")
+	queryStrings(t, db, "SHOW TRIGGERS FROM cat")
+	_, err := db.Exec("SHOW EVENTS FROM nodb")
+	wantMySQLError(t, err, 1049, "42000")
 
 	for _, c := range []struct{ q, msg string }{
 		{"CREATE EVENT cat.e ON SCHEDULE EVERY 1 HOUR DO SELECT 1", "events"},

@@ -1,9 +1,11 @@
 package sqlext
 
 import (
+	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // eventless answers go-mysql-server's event interface for a database that
@@ -42,3 +44,12 @@ func (eventless) UpdateEvent(_ *sql.Context, name string, _ sql.EventDefinition)
 func (eventless) UpdateLastExecuted(*sql.Context, string, time.Time) error { return nil }
 
 func (eventless) NeedsToReloadEvents(*sql.Context, any) (bool, error) { return false, nil }
+
+// showEventsIn lends SHOW EVENTS FROM db its database: the engine read the
+// events of the current database whatever the statement named, and
+// failed with 1046 in a session without one.
+func showEventsIn(ctx *sql.Context, st ast.Statement) {
+	if show, ok := st.(*ast.Show); ok && strings.EqualFold(show.Type, "events") && show.ShowTablesOpt != nil && show.ShowTablesOpt.DbName != "" {
+		lendDatabase(ctx, show.ShowTablesOpt.DbName)
+	}
+}

@@ -39,6 +39,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 	bindRenameDatabase(sctx, st)
 	authorizeShowEngine(st)
 	authorizeOwnGrants(st)
+	showEventsIn(sctx, st)
 	if ins, ok := st.(*ast.Insert); ok {
 		sp.p.defaultGeneratedValues(sctx, ins)
 	}
