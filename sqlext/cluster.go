@@ -54,9 +54,11 @@ type clusterNode interface {
 }
 
 // clusterExtensions are the cluster's system table and procedures.
-// Membership changes need SUPER privileges (AdminOnly); RAFT_ISOLATE, which
-// cuts this node off from peers, exists only with fault injection enabled.
-func clusterExtensions(node clusterNode, faults bool) Extensions {
+// Membership changes need SUPER privileges (AdminOnly); reading the
+// members needs REPLICATION CLIENT, as MySQL's SHOW REPLICAS does (every
+// user may read sys); RAFT_ISOLATE, which cuts this node off from peers,
+// exists only with fault injection enabled.
+func clusterExtensions(p *Provider, node clusterNode, faults bool) Extensions {
 	members := SystemTable{
 		Name: "cluster_members",
 		Schema: sql.Schema{
@@ -68,6 +70,10 @@ func clusterExtensions(node clusterNode, faults bool) Extensions {
 			{Name: "applied_index", Type: types.Uint64, Nullable: true},
 		},
 		Rows: func(ctx *sql.Context) ([]sql.Row, error) {
+			if !p.HasGlobalPrivilege(ctx, sql.PrivilegeType_ReplicationClient) {
+				return nil, mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, "42000",
+					"Access denied; you need (at least one of) the REPLICATION CLIENT privilege(s) for this operation")
+			}
 			ms, err := node.Members(ctx)
 			if err != nil {
 				return nil, translate(err)

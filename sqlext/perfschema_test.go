@@ -82,6 +82,17 @@ func TestPerformanceSchema(t *testing.T) {
 	wantMySQLError(t, err, 1044, "42000")
 	_, err = plain.Exec("SHOW GRANTS FOR 'root'@'localhost'")
 	wantMySQLError(t, err, 1044, "42000")
+	// The cluster's members, as MySQL's replica status, take REPLICATION
+	// CLIENT.
+	_, err = plain.Exec("SELECT * FROM sys.cluster_members")
+	wantMySQLError(t, err, 1227, "42000")
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM sys.cluster_members")); got != "1" {
+		t.Errorf("root sees %s members, want 1", got)
+	}
+	mustExecAll(t, db, "GRANT REPLICATION CLIENT ON *.* TO 'plain'@'%'")
+	if got := flat(queryStrings(t, plain, "SELECT role FROM sys.cluster_members")); got != "leader" {
+		t.Errorf("with REPLICATION CLIENT: %s", got)
+	}
 	_, err = plain.Exec("INSERT INTO performance_schema.global_variables VALUES ('a', 'b')")
 	if err == nil {
 		t.Error("an ungranted user wrote to performance_schema")

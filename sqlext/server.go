@@ -163,7 +163,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.leader = node
 	node.HandleOnLeader(allocHandler, s.prov.serveAlloc)
 	s.prov.Extend(Extensions{Functions: mysqlFunctions})
-	s.prov.Extend(clusterExtensions(node, cfg.FaultInjection))
+	s.prov.Extend(clusterExtensions(s.prov, node, cfg.FaultInjection))
 	s.prov.Extend(maintenanceExtensions(s.prov))
 	s.prov.Extend(showEngineExtensions(s.prov))
 	if cfg.Extensions != nil {
