@@ -256,9 +256,15 @@ func (s *Session) Warn(w *sql.Warning) {
 	if s.collatedCreate && w.Code == erNotSupportedYet {
 		return
 	}
-	if w.Level == "Note" && ignoredRowCodes[w.Code] {
+	code := w.Code
+	if code == mysql.ERUnknownError {
+		// The engine's conversions give their errors no code of their
+		// own: known by their text, as sqlError knows them.
+		code = engineMessageCode(w.Message, code)
+	}
+	if w.Level == "Note" && ignoredRowCodes[code] {
 		c := *w
-		c.Level, c.Message = "Warning", mysqlMessage(w.Code, w.Message)
+		c.Level, c.Code, c.Message = "Warning", code, mysqlMessage(code, w.Message)
 		w = &c
 	}
 	s.BaseSession.Warn(w)

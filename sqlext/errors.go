@@ -268,12 +268,7 @@ func sqlError(err error) error {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by
 		// the time they reach the handler, so only their text is left to
 		// recognise them by.
-		for _, m := range engineMessages {
-			if strings.Contains(out.Message, m.text) {
-				out.Num = m.code
-				break
-			}
-		}
+		out.Num = engineMessageCode(out.Message, out.Num)
 	}
 	out.Message = mysqlMessage(out.Num, out.Message)
 	if st, ok := sqlStates[out.Num]; ok && (out.State == "" || out.State == mysql.SSUnknownSQLState) {
@@ -305,6 +300,17 @@ func mysqlMessage(num int, msg string) string {
 		}
 	}
 	return msg
+}
+
+// engineMessageCode is the MySQL code of an engine error known by its
+// text (engineMessages), else code.
+func engineMessageCode(msg string, code int) int {
+	for _, m := range engineMessages {
+		if strings.Contains(msg, m.text) {
+			return m.code
+		}
+	}
+	return code
 }
 
 // internalError begins the text of the error a panic is answered with,

@@ -114,8 +114,10 @@ func TestLoadDataLocal(t *testing.T) {
 
 // TestLoadDataFormats: LOAD DATA INFILE of a CSV file with a header, a
 // quoted field holding the separator, a doubled quote and a line break,
-// NULLs spelled \N and NULL, a column list with a user variable and SET,
-// and a name relative to the import directory.
+// NULLs spelled \N and NULL, a column list with user variables and SET
+// (NULLIF turning an empty field into NULL, which strict mode would
+// refuse for a DOUBLE, as MySQL does), and a name relative to the import
+// directory.
 func TestLoadDataFormats(t *testing.T) {
 	dir := t.TempDir()
 	csv := "id,name,score,note\n" +
@@ -131,10 +133,20 @@ func TestLoadDataFormats(t *testing.T) {
 	mustExecAll(t, db, "CREATE DATABASE lf",
 		"CREATE TABLE lf.p (id INT PRIMARY KEY, name VARCHAR(20), score DOUBLE, note VARCHAR(20), shout VARCHAR(20))",
 		`LOAD DATA INFILE 'people.csv' INTO TABLE lf.p FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' IGNORE 1 LINES `+
-			`(id, @n, score, note) SET name = @n, shout = UPPER(@n)`)
+			`(id, @n, @s, note) SET name = @n, shout = UPPER(@n), score = NULLIF(@s, '')`)
 	got := flat(queryStrings(t, db, "SELECT id, REPLACE(name, '\n', '/'), COALESCE(score, 'null'), COALESCE(note, 'null'), shout FROM lf.p ORDER BY id"))
 	if want := `1,Smith, Jane,2.5,said "hi",SMITH, JANE;2,two/lines,null,null,TWO` + "\n" + `LINES;3,plain,null,,PLAIN`; got != want {
 		t.Errorf("loaded\n %s\nwant\n %s", got, want)
+	}
+	// An empty field of a DOUBLE is refused in strict mode and read as 0
+	// with IGNORE (and LOCAL), as in MySQL.
+	mustExecAll(t, db, "CREATE TABLE lf.q (id INT PRIMARY KEY, name VARCHAR(20), score DOUBLE, note VARCHAR(20))")
+	layout := `FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' IGNORE 1 LINES`
+	_, err := db.Exec("LOAD DATA INFILE 'people.csv' INTO TABLE lf.q " + layout)
+	wantMySQLError(t, err, 1366, "")
+	mustExecAll(t, db, "LOAD DATA INFILE 'people.csv' IGNORE INTO TABLE lf.q "+layout)
+	if got := flat(queryStrings(t, db, "SELECT id, COALESCE(score, 'null') FROM lf.q ORDER BY id")); got != "1,2.5;2,null;3,0" {
+		t.Errorf("with IGNORE: %s", got)
 	}
 	if _, err := db.Exec("LOAD DATA INFILE '../people.csv' INTO TABLE lf.p"); err == nil {
 		t.Error("a name outside the import directory was loaded")

@@ -150,17 +150,9 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 		if at >= len(exprs) {
 			continue
 		}
-		switch col := l.n.DestSch[l.toCol[i]]; {
-		case fields[i].null:
+		if fields[i].null {
 			exprs[at] = expression.NewLiteral(nil, types.Null)
-		case fields[i].text == "" && !isStringType(col.Type):
-			// An empty field of a column that is not text: its default,
-			// else NULL, as the engine had it.
-			exprs[at] = col.Default
-			if exprs[at] == nil {
-				exprs[at] = expression.NewLiteral(nil, types.Null)
-			}
-		default:
+		} else {
 			exprs[at] = expression.NewLiteral(fields[i].text, types.LongText)
 		}
 		at++
@@ -222,11 +214,6 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 }
 
 func (l *loadDataRows) Close(*sql.Context) error { return l.in.Close() }
-
-func isStringType(t sql.Type) bool {
-	_, ok := t.(sql.StringType)
-	return ok
-}
 
 func firstErr(err, otherwise error) error {
 	if err != nil {
