@@ -148,6 +148,25 @@ func TestLoadDataFormats(t *testing.T) {
 	if got := flat(queryStrings(t, db, "SELECT id, COALESCE(score, 'null') FROM lf.q ORDER BY id")); got != "1,2.5;2,null;3,0" {
 		t.Errorf("with IGNORE: %s", got)
 	}
+	// The same for INT, which an INSERT of '' stores as 0 even in strict
+	// mode.
+	mustExecAll(t, db, "CREATE TABLE lf.i (id INT PRIMARY KEY, name VARCHAR(20), score INT, note VARCHAR(20))")
+	_, err = db.Exec("LOAD DATA INFILE 'people.csv' INTO TABLE lf.i " + layout)
+	wantMySQLError(t, err, 1366, "HY000")
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && me.Message != "Incorrect integer value: '' for column 'score' at row 3" {
+		t.Errorf("strict INT: %s", me.Message)
+	}
+	if got := flat(queryStrings(t, db, "SELECT COUNT(*) FROM lf.i")); got != "0" {
+		t.Errorf("a refused LOAD DATA left %s rows", got)
+	}
+	_, exec := oneSession(t, db)
+	if err := exec("LOAD DATA INFILE 'people.csv' IGNORE INTO TABLE lf.i " + layout); err != nil {
+		t.Fatal(err)
+	}
+	if got := flat(queryStrings(t, db, "SELECT id, COALESCE(score, 'null') FROM lf.i ORDER BY id")); got != "1,3;2,null;3,0" {
+		t.Errorf("INT with IGNORE: %s", got)
+	}
 	if _, err := db.Exec("LOAD DATA INFILE '../people.csv' INTO TABLE lf.p"); err == nil {
 		t.Error("a name outside the import directory was loaded")
 	}

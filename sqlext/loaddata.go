@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // LOAD DATA reads its input as MySQL does: a field enclosed in the
@@ -113,6 +114,7 @@ type loadDataRows struct {
 	r     *loadReader
 	toCol []int
 	skip  int64
+	row   int // the rows read so far, as MySQL's messages count them
 }
 
 func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
@@ -125,6 +127,7 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 	if err != nil || !ok {
 		return nil, firstErr(err, io.EOF)
 	}
+	l.row++
 	// The fields as the statement's user variables and SET see them.
 	raw := make(sql.Row, len(fields))
 	for i, f := range fields {
@@ -150,9 +153,24 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 		if at >= len(exprs) {
 			continue
 		}
-		if fields[i].null {
+		switch col := l.n.DestSch[l.toCol[i]]; {
+		case fields[i].null:
 			exprs[at] = expression.NewLiteral(nil, types.Null)
-		} else {
+		case fields[i].text == "" && (types.IsInteger(col.Type) || types.IsDecimal(col.Type)):
+			// The engine reads '' as 0 for these without a word; MySQL
+			// refuses it in strict mode and warns otherwise.
+			kind := "integer"
+			if types.IsDecimal(col.Type) {
+				kind = "decimal"
+			}
+			if !l.n.IsIgnore && strictMode(ctx) {
+				return nil, mysql.NewSQLError(mysql.ERTruncatedWrongValueForField, "HY000",
+					"Incorrect %s value: '' for column '%s' at row %d", kind, col.Name, l.row)
+			}
+			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValueForField,
+				Message: fmt.Sprintf("Incorrect %s value: '' for column '%s' at row %d", kind, col.Name, l.row)})
+			exprs[at] = expression.NewLiteral("0", types.LongText)
+		default:
 			exprs[at] = expression.NewLiteral(fields[i].text, types.LongText)
 		}
 		at++
