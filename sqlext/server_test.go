@@ -531,3 +531,45 @@ func TestDuplicateAndNullMessages(t *testing.T) {
 		t.Errorf("rows after INSERT IGNORE: %s", got)
 	}
 }
+
+// TestBlankStringInNumberColumn: a blank string stored in an integer or
+// DECIMAL column is MySQL's 1366 in strict mode, naming the column and
+// the row, and 0 with that warning under IGNORE or outside strict mode;
+// numbers written as text are stored as before.
+func TestBlankStringInNumberColumn(t *testing.T) {
+	_, addr, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE bn", "CREATE TABLE bn.x (id INT PRIMARY KEY, n INT, d DECIMAL(5,2), f DOUBLE)")
+	for q, want := range map[string]string{
+		"INSERT INTO bn.x VALUES (1, 2, 1, 1), (2, '', 1, 1)":                 "Incorrect integer value: '' for column 'n' at row 2",
+		"INSERT INTO bn.x VALUES (3, 1, ' ', 1)":                              "Incorrect decimal value: ' ' for column 'd' at row 1",
+		"INSERT INTO bn.x SELECT 4, '', 1, 1":                                 "Incorrect integer value: '' for column 'n' at row 1",
+		"INSERT INTO bn.x VALUES (5, 1, 1, 1) ON DUPLICATE KEY UPDATE n = ''": "",
+		"UPDATE bn.x SET n = '' WHERE id = 5":                                 "Incorrect integer value: '' for column 'n' at row 1",
+		"INSERT INTO bn.x VALUES (6, '12', '3.5', '2')":                       "",
+	} {
+		_, err := db.Exec(q)
+		var me *mysql.MySQLError
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", q, err)
+		case want != "" && (!errors.As(err, &me) || me.Number != 1366 || me.Message != want):
+			t.Errorf("%s: %v, want 1366 %q", q, err, want)
+		}
+	}
+	conn, exec := oneSession(t, connect(t, addr, ""))
+	for _, q := range []string{"INSERT IGNORE INTO bn.x VALUES (7, '', '', 1)", "SET SESSION sql_mode = ''", "UPDATE bn.x SET d = '' WHERE id = 6"} {
+		if err := exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var level, msg string
+	var code int
+	if err := conn.QueryRowContext(t.Context(), "SHOW WARNINGS").Scan(&level, &code, &msg); err != nil ||
+		fmt.Sprintf("%s %d %s", level, code, msg) != "Warning 1366 Incorrect decimal value: '' for column 'd' at row 1" {
+		t.Errorf("warning outside strict mode: %s %d %s (%v)", level, code, msg, err)
+	}
+	// The refused statements stored nothing (row 1 went with row 2).
+	if got := flat(queryStrings(t, db, "SELECT id, n, d FROM bn.x ORDER BY id")); got != "5,1,1.00;6,12,0.00;7,0,0.00" {
+		t.Errorf("rows: %s", got)
+	}
+}

@@ -22,11 +22,39 @@ import (
 const temporalStoreRule analyzer.RuleId = 9971
 
 func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	n, same, err := rewriteInsertValues(n, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
-		if !storesNumberAsDate(col.Type, e) {
-			return nil, false, nil
+	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
+		if !types.IsTime(t) {
+			return nil
 		}
-		return &numberStoredAsDate{e}, true, nil
+		// The column is temporal, and not TIME or YEAR, which read
+		// numbers their own way. Whether a value is a number is seen as
+		// it is stored: an INSERT's projection types the values it reads
+		// by their columns, not by what they hold.
+		return &numberStoredAsDate{e}
+	})
+}
+
+// wrapStoredValues gives each value n stores in a column (an INSERT's
+// VALUES or query, an UPDATE's SET, ON DUPLICATE KEY UPDATE's) the
+// expression wrap returns for it and its column, keeping those it
+// returns nil for. A column's default and the automatic value, which the
+// engine types and evaluates apart, are kept, and so is a value wrapped
+// already.
+func wrapStoredValues(n sql.Node, wrap func(col string, t sql.Type, e sql.Expression) sql.Expression) (sql.Node, transform.TreeIdentity, error) {
+	wrapped := func(col string, t sql.Type, e sql.Expression) sql.Expression {
+		inner := e
+		if w, ok := e.(*expression.Wrapper); ok {
+			inner = w.Unwrap()
+		}
+		switch inner.(type) {
+		case *sql.ColumnDefaultValue, *expression.AutoIncrement, storeWrapper:
+			return nil
+		}
+		return wrap(col, t, e)
+	}
+	n, same, err := rewriteInsertValues(n, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
+		w := wrapped(col.Name, col.Type, e)
+		return w, w != nil, nil
 	})
 	if err != nil {
 		return nil, transform.SameTree, err
@@ -35,10 +63,18 @@ func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 	// SetField.
 	out, esame, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		sf, ok := e.(*expression.SetField)
-		if !ok || !storesNumberAsDate(sf.Left().Type(), sf.Right()) {
+		if !ok {
 			return e, transform.SameTree, nil
 		}
-		return expression.NewSetField(sf.Left(), &numberStoredAsDate{sf.Right()}), transform.NewTree, nil
+		name := sf.Left().String()
+		if gf, ok := sf.Left().(*expression.GetField); ok {
+			name = gf.Name()
+		}
+		w := wrapped(name, sf.Left().Type(), sf.Right())
+		if w == nil {
+			return e, transform.SameTree, nil
+		}
+		return expression.NewSetField(sf.Left(), w), transform.NewTree, nil
 	})
 	if esame == transform.NewTree {
 		same = transform.NewTree
@@ -46,25 +82,11 @@ func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 	return out, same, err
 }
 
-// storesNumberAsDate reports whether e, bound for a column of type col,
-// may hold a number to be read as a date: the column is temporal (not
-// TIME or YEAR, which read numbers their own way) and e is not a default,
-// which the engine types and evaluates apart. Whether a value is a number
-// is seen as it is stored: an INSERT's projection types the values it
-// reads by their columns, not by what they hold.
-func storesNumberAsDate(col sql.Type, e sql.Expression) bool {
-	if !types.IsTime(col) {
-		return false
-	}
-	if w, ok := e.(*expression.Wrapper); ok {
-		e = w.Unwrap()
-	}
-	switch e.(type) {
-	case *numberStoredAsDate, *sql.ColumnDefaultValue, *expression.AutoIncrement:
-		return false
-	}
-	return true
-}
+// storeWrapper is an expression wrapStoredValues put in place, which it
+// leaves as it is when a statement is planned again.
+type storeWrapper interface{ storeWrapper() }
+
+func (*numberStoredAsDate) storeWrapper() {}
 
 // numberStoredAsDate is a value bound for a temporal column: the date a
 // number spells, or the value as it is.

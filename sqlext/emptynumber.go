@@ -1,0 +1,92 @@
+package sqlext
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// MySQL refuses an empty (or blank) string stored in an integer or
+// DECIMAL column in strict mode, "Incorrect integer value: ” for column
+// 'n' at row 1" (1366), and stores 0 with that warning otherwise or under
+// IGNORE. The engine stored 0 without a word in signed integer and
+// DECIMAL columns (it refuses ” for the others). emptyNumberRule hands
+// such a column's values to the engine through blankAsNumber, in INSERT
+// ... VALUES, INSERT ... SELECT and UPDATE; it runs for every statement
+// (onEveryStatement), as the engine plans those with a short list of
+// rules.
+const emptyNumberRule analyzer.RuleId = 9966
+
+func init() {
+	onEveryStatement(emptyNumberRule, blankNumbers)
+}
+
+func blankNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	ignore := false
+	transform.Inspect(n, func(n sql.Node) bool {
+		switch n := n.(type) {
+		case *plan.InsertInto:
+			ignore = ignore || n.Ignore
+		case *plan.Update:
+			ignore = ignore || n.Ignore
+		}
+		return true
+	})
+	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
+		if !(types.IsSigned(t) || types.IsDecimal(t)) {
+			return nil
+		}
+		return &blankAsNumber{Expression: e, col: col, kind: numberKind(t), ignore: ignore, rows: new(atomic.Int64)}
+	})
+}
+
+func numberKind(t sql.Type) string {
+	if types.IsDecimal(t) {
+		return "decimal"
+	}
+	return "integer"
+}
+
+// blankAsNumber is a value bound for an integer or DECIMAL column: a
+// blank string is refused in strict mode or stored as 0 with a warning.
+type blankAsNumber struct {
+	sql.Expression
+	col, kind string
+	ignore    bool
+	rows      *atomic.Int64 // the rows this value was evaluated for so far: the message's row number
+}
+
+func (*blankAsNumber) storeWrapper() {}
+
+func (b *blankAsNumber) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := b.Expression.Eval(ctx, row)
+	n := b.rows.Add(1)
+	s, ok := v.(string)
+	if err != nil || !ok || strings.TrimSpace(s) != "" {
+		return v, err
+	}
+	msg := fmt.Sprintf("Incorrect %s value: '%s' for column '%s' at row %d", b.kind, s, b.col, n)
+	if !b.ignore && strictMode(ctx) {
+		return nil, mysql.NewSQLError(mysql.ERTruncatedWrongValueForField, "HY000", "%s", msg)
+	}
+	ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValueForField, Message: msg})
+	return int64(0), nil
+}
+
+func (b *blankAsNumber) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(b, len(children), 1)
+	}
+	c := *b
+	c.Expression = children[0]
+	return &c, nil
+}
+
+func (b *blankAsNumber) Children() []sql.Expression { return []sql.Expression{b.Expression} }
