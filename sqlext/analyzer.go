@@ -27,7 +27,8 @@ type AnalyzerRule struct {
 // tables and views, before rangeRule fixes the types of the arithmetic
 // over them, then the rules of writes (the values generated columns read,
 // JSON NULLs, numbers stored as dates, generated columns recomputed by ON
-// DUPLICATE KEY UPDATE), then doubleDecimalsRule, which fixes the decimals a DOUBLE
+// DUPLICATE KEY UPDATE, blank strings stored as numbers, the columns of
+// CREATE TABLE ... AS SELECT), then doubleDecimalsRule, which fixes the decimals a DOUBLE
 // result is written with, and last the session's own database given
 // back. The engine's own check of an ALTER TABLE's clauses
 // (resolveAlterColumn) answers with MySQL's errors (alterColumnErrors).
@@ -58,6 +59,8 @@ func init() {
 	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(onDupGeneratedRule, onDupGenerated)
 	onEveryStatement(jsonDecimalArgsRule, jsonDecimalArgs)
+	onEveryStatement(emptyNumberRule, blankNumbers)
+	onEveryStatement(ctasColumnsRule, ctasColumns)
 	onEveryStatement(doubleDecimalsRule, doubleDecimals)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }

@@ -24,10 +24,6 @@ import (
 // rules.
 const emptyNumberRule analyzer.RuleId = 9966
 
-func init() {
-	onEveryStatement(emptyNumberRule, blankNumbers)
-}
-
 func blankNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	ignore := false
 	transform.Inspect(n, func(n sql.Node) bool {

@@ -1,0 +1,116 @@
+package sqlext
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// CREATE TABLE ... AS SELECT takes its columns from the query as MySQL
+// does. The engine fixed them when it read the statement: an aggregate
+// other than COUNT (MAX, MIN, SUM) made a NOT NULL column, so a group
+// whose values were all NULL failed the statement with 1048, and a SUM
+// or AVG of exact numbers made a DOUBLE column, which stored the exact
+// result (exactSumRule) rounded. ctasColumnsRule gives each such column
+// the query's final type and lets it hold NULL. It runs for every
+// statement (onEveryStatement), after exactSumRule.
+const ctasColumnsRule analyzer.RuleId = 9965
+
+func ctasColumns(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	transform.Inspect(n, func(n sql.Node) bool {
+		// The engine plans the statement as a copy from the query into a
+		// table created from the query's columns.
+		tc, ok := n.(*plan.TableCopier)
+		if !ok {
+			return true
+		}
+		ct, ok := tc.Destination.(*plan.CreateTable)
+		if !ok || tc.Source == nil {
+			return false
+		}
+		out := tc.Source.Schema()
+		target := ct.PkSchema().Schema
+		if len(out) != len(target) {
+			return false
+		}
+		mayBeNull := aggregateOutputs(tc.Source)
+		for i, c := range target {
+			nc := *c
+			if t := out[i].Type; types.IsFloat(nc.Type) && types.IsDecimal(t) {
+				nc.Type = t
+			}
+			nc.Nullable = nc.Nullable || out[i].Nullable || mayBeNull[i]
+			if nc.Type != c.Type || nc.Nullable != c.Nullable {
+				// The node's own column list, shared with nothing else.
+				target[i] = &nc
+			}
+		}
+		return false
+	})
+	return n, transform.SameTree, nil
+}
+
+// aggregateOutputs says which columns of a query's result hold an
+// aggregate that may be NULL (all but COUNT), directly or through the
+// projection above its GROUP BY.
+func aggregateOutputs(q sql.Node) []bool {
+	ids := map[sql.ColumnId]bool{}
+	var top []sql.Expression
+	transform.Inspect(q, func(n sql.Node) bool {
+		switch n := n.(type) {
+		case *plan.GroupBy:
+			for _, e := range n.SelectedExprs {
+				if id, ok := nullableAggregate(e); ok {
+					ids[id] = true
+					if a, ok := e.(*expression.Alias); ok {
+						ids[a.Id()] = true // what a projection above reads it by
+					}
+				}
+			}
+			if top == nil {
+				top = n.SelectedExprs
+			}
+		case *plan.Project:
+			if top == nil {
+				top = n.Projections
+			}
+		}
+		return true
+	})
+	out := make([]bool, len(q.Schema()))
+	for i, e := range top {
+		if i >= len(out) {
+			break
+		}
+		if a, ok := e.(*expression.Alias); ok {
+			e = a.Child
+		}
+		if gf, ok := e.(*expression.GetField); ok {
+			out[i] = ids[gf.Id()]
+			continue
+		}
+		_, out[i] = nullableAggregate(e)
+	}
+	return out
+}
+
+// nullableAggregate is e's id when e is (or aliases) an aggregate other
+// than COUNT.
+func nullableAggregate(e sql.Expression) (sql.ColumnId, bool) {
+	if a, ok := e.(*expression.Alias); ok {
+		e = a.Child
+	}
+	agg, ok := e.(sql.Aggregation)
+	if !ok {
+		return 0, false
+	}
+	switch agg.(type) {
+	case *aggregation.Count, *aggregation.CountDistinct:
+		return 0, false
+	}
+	return agg.Id(), true
+}

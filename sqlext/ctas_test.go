@@ -1,0 +1,30 @@
+package sqlext_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCreateTableAsSelectColumns: CREATE TABLE ... AS SELECT gives an
+// aggregate other than COUNT a column that may hold NULL, and SUM and AVG
+// of DECIMALs their exact DECIMAL types, as MySQL does; a group whose
+// values are all NULL no longer fails the statement.
+func TestCreateTableAsSelectColumns(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE cs",
+		"CREATE TABLE cs.a (id INT PRIMARY KEY, g VARCHAR(5), v DECIMAL(8,2), d DATETIME(3), n INT NOT NULL)",
+		"INSERT INTO cs.a VALUES (1, 'x', 1.5, '2024-01-01 10:00:00.123', 1), (2, 'y', 2.25, NULL, 2)",
+		"CREATE TABLE cs.b AS SELECT g, SUM(v) s, MAX(d) md, COUNT(*) c, AVG(v) av, MIN(n) mn FROM cs.a GROUP BY g",
+		"CREATE TABLE cs.e AS SELECT MAX(d) md, SUM(n) sn FROM cs.a WHERE id > 5")
+	create := showCreate(t, db, "SHOW CREATE TABLE cs.b")
+	for _, want := range []string{"`s` decimal(30,2) DEFAULT NULL", "`md` datetime(3) DEFAULT NULL", "`c` bigint NOT NULL",
+		"`av` decimal(12,6) DEFAULT NULL", "`mn` int DEFAULT NULL"} {
+		if !strings.Contains(create, want) {
+			t.Errorf("SHOW CREATE TABLE cs.b has no %s:\n%s", want, create)
+		}
+	}
+	wantAnswers(t, db, "ctas", map[string]string{
+		"SELECT g, s, COALESCE(md, 'null'), c, av, mn FROM cs.b ORDER BY g": "x,1.50,2024-01-01 10:00:00.123,1,1.500000,1;y,2.25,null,1,2.250000,2",
+		"SELECT COALESCE(md, 'null'), COALESCE(sn, 'null') FROM cs.e":       "null,null",
+	})
+}
