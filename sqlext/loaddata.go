@@ -24,8 +24,11 @@ import (
 // fields may be enclosed. The engine split each line at every field
 // terminator, even inside quotes, refused a bare field when ENCLOSED BY
 // was given, and dropped escape characters without reading what they
-// escaped. What a row's fields become (columns, user variables, SET, a
-// column's default for a missing field) is as the engine had it.
+// escaped. An empty field is the empty string, which an integer or
+// DECIMAL column refuses in strict mode (the engine stored 0, or the
+// column's default). What a row's fields become otherwise (columns, user
+// variables, SET, a column's default for a missing field) is as the
+// engine had it.
 
 // loadData builds LOAD DATA's rows; an INSERT above it writes them.
 func loadData(ctx *sql.Context, n *plan.LoadData) (sql.RowIter, error) {
@@ -58,7 +61,10 @@ func loadData(ctx *sql.Context, n *plan.LoadData) (sql.RowIter, error) {
 			toCol[field] = -1
 			continue
 		}
-		toCol[field] = n.DestSch.IndexOf(names[next], n.DestSch[0].Source)
+		if toCol[field] = n.DestSch.IndexOf(names[next], n.DestSch[0].Source); toCol[field] < 0 {
+			in.Close()
+			return nil, sql.ErrTableColumnNotFound.New(n.DestSch[0].Source, names[next])
+		}
 		next++
 	}
 	return &loadDataRows{n: n, in: in, r: &loadReader{r: bufio.NewReaderSize(in, 1<<16), f: f}, toCol: toCol, skip: n.IgnoreNum}, nil
