@@ -16,16 +16,20 @@ import (
 // as its value with n digits; the Type without the
 // column's character set and collation, which FULL's Collation gives,
 // and that the column's own (the engine showed the server default for
-// every column).
+// every column), and the caller's privileges on the columns.
 func showColumns(ctx *sql.Context, n *plan.ShowColumns, row sql.Row) (sql.RowIter, error) {
 	rows, err := engineRows(ctx, n, row)
 	if err != nil {
 		return nil, err
 	}
 	schema := n.TargetSchema()
-	def, coll := 4, -1 // ordinals of Default and Collation
+	def, coll, privs := 4, -1, -1 // ordinals of Default, Collation and Privileges
 	if n.Full {
-		def, coll = 5, 2
+		def, coll, privs = 5, 2, 7
+	}
+	var granted string
+	if rt, ok := n.Child.(*plan.ResolvedTable); ok && privs >= 0 && rt.Database() != nil {
+		granted = columnPrivileges(ctx, rt.Database().Name(), rt.Name())
 	}
 	for i, r := range rows {
 		if i >= len(schema) || len(r) <= def {
@@ -52,8 +56,30 @@ func showColumns(ctx *sql.Context, n *plan.ShowColumns, row sql.Row) (sql.RowIte
 		if tc, ok := col.Type.(sql.TypeWithCollation); ok && coll >= 0 && r[coll] != nil {
 			r[coll] = tc.Collation().String()
 		}
+		if privs >= 0 && len(r) > privs {
+			r[privs] = granted
+		}
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// columnPrivileges is what SHOW FULL COLUMNS lists of the caller's
+// privileges on a table's columns, as MySQL writes it
+// ("select,insert,update,references" for a user who has them all); the
+// engine left it empty.
+func columnPrivileges(ctx *sql.Context, db, table string) string {
+	s, ok := ctx.Session.(*Session)
+	var out []string
+	for _, p := range []struct {
+		name string
+		priv sql.PrivilegeType
+	}{{"select", sql.PrivilegeType_Select}, {"insert", sql.PrivilegeType_Insert}, {"update", sql.PrivilegeType_Update}, {"references", sql.PrivilegeType_References}} {
+		if !ok || s.p.mysqlDB == nil || !s.p.mysqlDB.Enabled() ||
+			s.p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: db, Table: table}, p.priv)) {
+			out = append(out, p.name)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // bareType is a column type's text without a trailing CHARACTER SET or

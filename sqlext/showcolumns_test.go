@@ -7,10 +7,11 @@ import (
 
 // TestShowColumnsAsMySQL: SHOW COLUMNS and DESCRIBE show a text column's
 // default as its value and SHOW FULL COLUMNS each column's own collation,
-// as MySQL 8 does. Before, DEFAULT 'q' read 'q' (with the quotes), and
-// every collation was the server's default.
+// and the caller's privileges, as MySQL 8 does. Before, DEFAULT 'q' read
+// 'q' (with the quotes), every collation was the server's default, and
+// the privileges were empty.
 func TestShowColumnsAsMySQL(t *testing.T) {
-	_, _, db := serve(t)
+	_, addr, db := serve(t)
 	mustExecAll(t, db,
 		"CREATE DATABASE sc",
 		"CREATE TABLE sc.t (id INT PRIMARY KEY, a VARCHAR(9) DEFAULT 'q', b INT DEFAULT 3, "+
@@ -27,6 +28,14 @@ func TestShowColumnsAsMySQL(t *testing.T) {
 		if rows[i][2] != want {
 			t.Errorf("column %s: collation %s, want %s", rows[i][0], rows[i][2], want)
 		}
+		if rows[i][7] != "select,insert,update,references" {
+			t.Errorf("column %s: root's privileges %q", rows[i][0], rows[i][7])
+		}
+	}
+	// A user's own privileges on the table.
+	mustExecAll(t, db, "CREATE USER reader IDENTIFIED BY 'pw'", "GRANT SELECT, UPDATE ON sc.t TO reader")
+	if got := queryStrings(t, connectAs(t, addr, "reader:pw", ""), "SHOW FULL COLUMNS FROM sc.t")[0][7]; got != "select,update" {
+		t.Errorf("reader's privileges %q, want select,update", got)
 	}
 }
 
