@@ -23,6 +23,14 @@ func TestCreateTableAsSelectColumns(t *testing.T) {
 			t.Errorf("SHOW CREATE TABLE cs.b has no %s:\n%s", want, create)
 		}
 	}
+	// Columns of expressions are named as written.
+	mustExecAll(t, db, "CREATE TABLE cs.n AS SELECT MAX(d), g, a.v, COUNT(*)  , UPPER(g) AS ug, 'lit', 1+2 FROM cs.a GROUP BY g, v")
+	create = showCreate(t, db, "SHOW CREATE TABLE cs.n")
+	for _, want := range []string{"`MAX(d)` datetime(3)", "`g` varchar(5)", "`v` decimal(8,2)", "`COUNT(*)` bigint", "`ug` ", "`lit` ", "`1+2` "} {
+		if !strings.Contains(create, want) {
+			t.Errorf("SHOW CREATE TABLE cs.n has no %s:\n%s", want, create)
+		}
+	}
 	wantAnswers(t, db, "ctas", map[string]string{
 		"SELECT g, s, COALESCE(md, 'null'), c, av, mn FROM cs.b ORDER BY g": "x,1.50,2024-01-01 10:00:00.123,1,1.500000,1;y,2.25,null,1,2.250000,2",
 		"SELECT COALESCE(md, 'null'), COALESCE(sn, 'null') FROM cs.e":       "null,null",

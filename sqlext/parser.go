@@ -22,7 +22,8 @@ type statementParser struct {
 	p *Provider
 }
 
-func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
+func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) {
+	nameSelectedColumns(st, text)
 	cumeDistAsPercentRank(st)
 	sctx, ok := ctx.(*sql.Context)
 	if ok {
@@ -48,15 +49,16 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement) {
 func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	query, _ = rewriteTypedLiterals(query)
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
+	text := query
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.Parse(ctx, q, multi); err2 == nil {
-				st, pre, rest, err = st2, pre2, rest2, nil
+				st, pre, rest, err, text = st2, pre2, rest2, nil, q
 			}
 		}
 	}
 	if err == nil {
-		sp.adjust(ctx, st)
+		sp.adjust(ctx, st, text)
 	}
 	return st, pre, rest, err
 }
@@ -64,15 +66,16 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
 	query, _ = rewriteTypedLiterals(query)
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
+	text := query
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts); err2 == nil {
-				st, pre, rest, err = st2, pre2, rest2, nil
+				st, pre, rest, err, text = st2, pre2, rest2, nil, q
 			}
 		}
 	}
 	if err == nil {
-		sp.adjust(ctx, st)
+		sp.adjust(ctx, st, text)
 	}
 	return st, pre, rest, err
 }
@@ -80,15 +83,16 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
 	query, _ = rewriteTypedLiterals(query)
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
+	text := query
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, n2, err2 := sp.Parser.ParseOneWithOptions(ctx, q, opts); err2 == nil {
-				st, n, err = st2, n2, nil
+				st, n, err, text = st2, n2, nil, q
 			}
 		}
 	}
 	if err == nil {
-		sp.adjust(ctx, st)
+		sp.adjust(ctx, st, text)
 	}
 	return st, n, err
 }
@@ -291,5 +295,35 @@ func bindRenameDatabase(ctx *sql.Context, st ast.Statement) {
 	}
 	if db != "" && !strings.EqualFold(db, current) {
 		lendDatabase(ctx, db)
+	}
+}
+
+// nameSelectedColumns names the columns CREATE TABLE ... AS SELECT makes
+// from expressions as MySQL does, by the expression as written
+// (max(d)): the parser records that text for a SELECT statement but not
+// for the query of a CREATE TABLE, whose columns then took the engine's
+// text of the expression (max(t.d)).
+func nameSelectedColumns(st ast.Statement, text string) {
+	ddl, ok := st.(*ast.DDL)
+	if !ok || ddl.OptSelect == nil {
+		return
+	}
+	sel, ok := ddl.OptSelect.Select.(*ast.Select)
+	if !ok {
+		return
+	}
+	for _, e := range sel.SelectExprs {
+		ae, ok := e.(*ast.AliasedExpr)
+		if !ok || ae.InputExpression != "" || ae.EndParsePos <= ae.StartParsePos || ae.EndParsePos > len(text) {
+			continue
+		}
+		if _, column := ae.Expr.(*ast.ColName); column {
+			continue
+		}
+		written := strings.TrimSpace(text[ae.StartParsePos:ae.EndParsePos])
+		if len(written) >= 2 && (written[0] == '\'' || written[0] == '"') && written[len(written)-1] == written[0] {
+			written = written[1 : len(written)-1]
+		}
+		ae.InputExpression = written
 	}
 }
