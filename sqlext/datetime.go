@@ -515,6 +515,10 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			return &scalarFunc{name: "week", args: []sql.Expression{x.RightChild}, typ: types.Int64, typeOf: fixedType(types.Int64), eval: week}, transform.NewTree, nil
 		case *function.TimestampDiff:
 			return &scalarFunc{name: "timestampdiff", args: x.Children(), typ: types.Int64, typeOf: fixedType(types.Int64), eval: timestampDiff}, transform.NewTree, nil
+		case *function.FromUnixtime, *function.ConvertTz:
+			if f := withArgumentDigits(e); f != nil { // datetimedigits.go
+				return f, transform.NewTree, nil
+			}
 		}
 		if e, same, err := numbersAsDates(e); same == transform.NewTree || err != nil {
 			return e, same, err
