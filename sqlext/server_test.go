@@ -489,21 +489,23 @@ func TestDuplicateAndNullMessages(t *testing.T) {
 		"CREATE TABLE dm.u (id INT PRIMARY KEY, e VARCHAR(5) UNIQUE, n INT NOT NULL)",
 		"CREATE TABLE dm.c (a INT, b DATE, x VARBINARY(4), PRIMARY KEY (a, b), UNIQUE KEY bx (x))",
 		"INSERT INTO dm.u VALUES (1, 'a', 1)", "INSERT INTO dm.c VALUES (1, '2024-01-01', 0x4142)")
-	for q, want := range map[string]string{
-		"INSERT INTO dm.u VALUES (1, 'b', 1)":             "Duplicate entry '1' for key 'u.PRIMARY'",
-		"INSERT INTO dm.u VALUES (2, 'a', 1)":             "Duplicate entry 'a' for key 'u.e'",
-		"INSERT INTO dm.c VALUES (1, '2024-01-01', 0x43)": "Duplicate entry '1-2024-01-01' for key 'c.PRIMARY'",
-		"INSERT INTO dm.c VALUES (2, '2024-01-01', 'AB')": "Duplicate entry 'AB' for key 'c.bx'",
-		"INSERT INTO dm.u VALUES (3, 'c', NULL)":          "Column 'n' cannot be null",
-		"ALTER TABLE dm.c ADD UNIQUE KEY ab (b)":          "", // one row: no duplicate
+	// In order: after the ALTER, the second INSERT into dm.c would collide
+	// on two keys.
+	for _, c := range []struct{ q, want string }{
+		{"INSERT INTO dm.u VALUES (1, 'b', 1)", "Duplicate entry '1' for key 'u.PRIMARY'"},
+		{"INSERT INTO dm.u VALUES (2, 'a', 1)", "Duplicate entry 'a' for key 'u.e'"},
+		{"INSERT INTO dm.c VALUES (1, '2024-01-01', 0x43)", "Duplicate entry '1-2024-01-01' for key 'c.PRIMARY'"},
+		{"INSERT INTO dm.c VALUES (2, '2024-01-01', 'AB')", "Duplicate entry 'AB' for key 'c.bx'"},
+		{"INSERT INTO dm.u VALUES (3, 'c', NULL)", "Column 'n' cannot be null"},
+		{"ALTER TABLE dm.c ADD UNIQUE KEY ab (b)", ""}, // one row: no duplicate
 	} {
-		_, err := db.Exec(q)
+		_, err := db.Exec(c.q)
 		var me *mysql.MySQLError
 		switch {
-		case want == "" && err != nil:
-			t.Errorf("%s: %v", q, err)
-		case want != "" && (!errors.As(err, &me) || me.Message != want):
-			t.Errorf("%s: %v, want %q", q, err, want)
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.q, err)
+		case c.want != "" && (!errors.As(err, &me) || me.Message != c.want):
+			t.Errorf("%s: %v, want %q", c.q, err, c.want)
 		}
 	}
 	conn, exec := oneSession(t, connect(t, addr, ""))
@@ -539,21 +541,23 @@ func TestDuplicateAndNullMessages(t *testing.T) {
 func TestBlankStringInNumberColumn(t *testing.T) {
 	_, addr, db := serve(t)
 	mustExecAll(t, db, "CREATE DATABASE bn", "CREATE TABLE bn.x (id INT PRIMARY KEY, n INT, d DECIMAL(5,2), f DOUBLE)")
-	for q, want := range map[string]string{
-		"INSERT INTO bn.x VALUES (1, 2, 1, 1), (2, '', 1, 1)":                 "Incorrect integer value: '' for column 'n' at row 2",
-		"INSERT INTO bn.x VALUES (3, 1, ' ', 1)":                              "Incorrect decimal value: ' ' for column 'd' at row 1",
-		"INSERT INTO bn.x SELECT 4, '', 1, 1":                                 "Incorrect integer value: '' for column 'n' at row 1",
-		"INSERT INTO bn.x VALUES (5, 1, 1, 1) ON DUPLICATE KEY UPDATE n = ''": "",
-		"UPDATE bn.x SET n = '' WHERE id = 5":                                 "Incorrect integer value: '' for column 'n' at row 1",
-		"INSERT INTO bn.x VALUES (6, '12', '3.5', '2')":                       "",
+	// In order: the UPDATE needs the row the ON DUPLICATE KEY UPDATE
+	// inserts.
+	for _, c := range []struct{ q, want string }{
+		{"INSERT INTO bn.x VALUES (1, 2, 1, 1), (2, '', 1, 1)", "Incorrect integer value: '' for column 'n' at row 2"},
+		{"INSERT INTO bn.x VALUES (3, 1, ' ', 1)", "Incorrect decimal value: ' ' for column 'd' at row 1"},
+		{"INSERT INTO bn.x SELECT 4, '', 1, 1", "Incorrect integer value: '' for column 'n' at row 1"},
+		{"INSERT INTO bn.x VALUES (5, 1, 1, 1) ON DUPLICATE KEY UPDATE n = ''", ""},
+		{"UPDATE bn.x SET n = '' WHERE id = 5", "Incorrect integer value: '' for column 'n' at row 1"},
+		{"INSERT INTO bn.x VALUES (6, '12', '3.5', '2')", ""},
 	} {
-		_, err := db.Exec(q)
+		_, err := db.Exec(c.q)
 		var me *mysql.MySQLError
 		switch {
-		case want == "" && err != nil:
-			t.Errorf("%s: %v", q, err)
-		case want != "" && (!errors.As(err, &me) || me.Number != 1366 || me.Message != want):
-			t.Errorf("%s: %v, want 1366 %q", q, err, want)
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.q, err)
+		case c.want != "" && (!errors.As(err, &me) || me.Number != 1366 || me.Message != c.want):
+			t.Errorf("%s: %v, want 1366 %q", c.q, err, c.want)
 		}
 	}
 	conn, exec := oneSession(t, connect(t, addr, ""))
