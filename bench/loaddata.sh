@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Times LOAD DATA LOCAL INFILE of one CSV file into sqlearn and into
+# MariaDB, in one run on this machine.
+#
+#   bench/loaddata.sh [ROWS] [RUNS]
+#
+# Writes a CSV of ROWS rows (default 1000000: an integer key, an integer,
+# a quoted text with a comma in it, a DECIMAL and a DATE), starts the
+# built sqlearn and a MariaDB server with its default durable settings on
+# loopback ports with fresh data dirs, loads the file RUNS times into each
+# (default 3; the table is emptied between runs), and prints the median
+# seconds and rows per second of each and their ratio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+ROWS=${1:-1000000}
+RUNS=${2:-3}
+need mariadb-server mariadb-client bc
+
+WORK=$(mktemp -d)
+trap 'kill $SQLEARN_PID $MARIADB_PID 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+awk -v n="$ROWS" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,%d,\"name %d, the %dth\",%d.%02d,2024-%02d-%02d\n", i, i * 7 % 1000, i, i, i % 1000, i % 100, i % 12 + 1, i % 28 + 1 }' >"$WORK/rows.csv"
+
+make -s build
+SQLEARN_PORT=3417 MARIADB_PORT=3418
+./bin/sqlearn serve --addr 127.0.0.1:$SQLEARN_PORT --data-dir "$WORK/sqlearn" --log-level error >"$WORK/sqlearn.log" 2>&1 &
+SQLEARN_PID=$!
+start_mariadb "$WORK" $MARIADB_PORT
+wait_port $SQLEARN_PORT
+wait_port $MARIADB_PORT
+
+TABLE="CREATE TABLE ld.t (id INT PRIMARY KEY, n INT, name VARCHAR(40), amount DECIMAL(8,2), day DATE)"
+LOAD="LOAD DATA LOCAL INFILE '$WORK/rows.csv' INTO TABLE ld.t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"'"
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+declare -A SECS
+for name in sqlearn mariadb; do
+	port=$SQLEARN_PORT
+	[ $name = mariadb ] && port=$MARIADB_PORT
+	sql() { mariadb -h 127.0.0.1 -P "$port" -u root --local-infile=1 -N -e "$1"; }
+	sql "SET GLOBAL local_infile = 1; CREATE DATABASE ld; $TABLE"
+	times=()
+	for _ in $(seq 1 "$RUNS"); do
+		sql "TRUNCATE ld.t"
+		start=$(date +%s.%N)
+		sql "$LOAD"
+		times+=("$(echo "$(date +%s.%N) - $start" | bc)")
+		[ "$(sql 'SELECT COUNT(*) FROM ld.t')" = "$ROWS" ] || { echo "$name loaded the wrong number of rows" >&2; exit 1; }
+	done
+	echo "$name runs (s): ${times[*]}"
+	SECS[$name]=$(printf '%s\n' "${times[@]}" | median)
+done
+echo
+printf '%-8s %10s %12s\n' server seconds rows/s
+for name in sqlearn mariadb; do
+	printf '%-8s %10.2f %12.0f\n' $name "${SECS[$name]}" "$(echo "$ROWS / ${SECS[$name]}" | bc -l)"
+done
+printf 'sqlearn / mariadb time: %.2f\n' "$(echo "${SECS[sqlearn]} / ${SECS[mariadb]}" | bc -l)"
