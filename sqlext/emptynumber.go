@@ -68,8 +68,16 @@ func (b *blankAsNumber) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || !ok || strings.TrimSpace(s) != "" {
 		return v, err
 	}
-	msg := fmt.Sprintf("Incorrect %s value: '%s' for column '%s' at row %d", b.kind, s, b.col, n)
-	if !b.ignore && strictMode(ctx) {
+	return blankNumber(ctx, s, b.col, b.kind, n, b.ignore)
+}
+
+// blankNumber is what a blank string s bound for column col, whose
+// values are of kind (numberKind), becomes at row row: MySQL's 1366 in
+// strict mode unless the statement ignores errors, else 0 with that
+// warning.
+func blankNumber(ctx *sql.Context, s, col, kind string, row int64, ignore bool) (any, error) {
+	msg := fmt.Sprintf("Incorrect %s value: '%s' for column '%s' at row %d", kind, s, col, row)
+	if !ignore && strictMode(ctx) {
 		return nil, mysql.NewSQLError(mysql.ERTruncatedWrongValueForField, "HY000", "%s", msg)
 	}
 	ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValueForField, Message: msg})

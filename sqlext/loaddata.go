@@ -13,7 +13,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
-	"github.com/dolthub/vitess/go/mysql"
 )
 
 // LOAD DATA reads its input as MySQL does: a field enclosed in the
@@ -165,17 +164,11 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 		case fields[i].text == "" && (types.IsInteger(col.Type) || types.IsDecimal(col.Type)):
 			// The engine reads '' as 0 for these without a word; MySQL
 			// refuses it in strict mode and warns otherwise.
-			kind := "integer"
-			if types.IsDecimal(col.Type) {
-				kind = "decimal"
+			v, err := blankNumber(ctx, "", col.Name, numberKind(col.Type), int64(l.row), l.n.IsIgnore)
+			if err != nil {
+				return nil, err
 			}
-			if !l.n.IsIgnore && strictMode(ctx) {
-				return nil, mysql.NewSQLError(mysql.ERTruncatedWrongValueForField, "HY000",
-					"Incorrect %s value: '' for column '%s' at row %d", kind, col.Name, l.row)
-			}
-			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValueForField,
-				Message: fmt.Sprintf("Incorrect %s value: '' for column '%s' at row %d", kind, col.Name, l.row)})
-			exprs[at] = expression.NewLiteral("0", types.LongText)
+			exprs[at] = expression.NewLiteral(v, types.Int64)
 		default:
 			exprs[at] = expression.NewLiteral(fields[i].text, types.LongText)
 		}
