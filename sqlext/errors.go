@@ -289,10 +289,6 @@ func mysqlMessage(num int, msg string) string {
 			}
 		}
 	case mysql.ERBadNullError:
-		var col string
-		if _, err := fmt.Sscanf(msg, "column name %q is non-nullable but attempted to set a value of null", &col); err == nil {
-			return fmt.Sprintf("Column '%s' cannot be null", col)
-		}
 		if rest, ok := strings.CutPrefix(msg, "column name '"); ok {
 			if name, ok := strings.CutSuffix(rest, "' is non-nullable but attempted to set a value of null"); ok {
 				return fmt.Sprintf("Column '%s' cannot be null", name)
