@@ -27,8 +27,7 @@ const bulkChunkRows = 4096
 // table, as the planner checks it for a query; procedures that read a
 // table's storage directly ask it instead of planning a query.
 func (p *Provider) CanRead(ctx *sql.Context, db, table string) bool {
-	return p.mysqlDB == nil || !p.mysqlDB.Enabled() || p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
-		sql.PrivilegeCheckSubject{Database: db, Table: table}, sql.PrivilegeType_Select))
+	return p.HasPrivilege(ctx, db, table, sql.PrivilegeType_Select)
 }
 
 // bulkTarget resolves the table a bulk write fills, checks the caller's
@@ -38,9 +37,7 @@ func (p *Provider) bulkTarget(ctx *sql.Context, db, table string) (*storage.Tabl
 	if err != nil {
 		return nil, nil, 0, translateStorage(err)
 	}
-	if p.mysqlDB != nil && p.mysqlDB.Enabled() &&
-		!p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
-			sql.PrivilegeCheckSubject{Database: info.DB, Table: info.Name}, sql.PrivilegeType_Insert)) {
+	if !p.HasPrivilege(ctx, info.DB, info.Name, sql.PrivilegeType_Insert) {
 		return nil, nil, 0, sql.ErrTableAccessDeniedForUser.New(ctx.Session.Client().User, info.Name)
 	}
 	if p.declaresForeignKeys(info.DB, info.Name) {

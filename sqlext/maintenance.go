@@ -112,8 +112,7 @@ func maintenanceExtensions(p *Provider) Extensions {
 			if n[0] == "" {
 				return nil, sql.ErrNoDatabaseSelected.New()
 			}
-			if p.mysqlDB != nil && p.mysqlDB.Enabled() && !p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
-				sql.PrivilegeCheckSubject{Database: n[0], Table: n[1]}, sql.PrivilegeType_Select)) {
+			if !p.HasPrivilege(ctx, n[0], n[1], sql.PrivilegeType_Select) {
 				c := ctx.Session.Client()
 				return nil, mysql.NewSQLError(erTableAccessDenied, "42000", "SELECT command denied to user '%s'@'%s' for table '%s'", c.User, c.Address, n[1])
 			}

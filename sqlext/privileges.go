@@ -26,6 +26,14 @@ func (s *Session) SetPrivilegeSet(ps sql.PrivilegeSet, counter uint64) {
 	s.BaseSession.SetPrivilegeSet(ps, counter)
 }
 
+// HasPrivilege says whether the caller holds priv on table db.table, as
+// the planner checks it for a statement (always, when the server checks
+// no privileges); work done outside the planner asks it.
+func (p *Provider) HasPrivilege(ctx *sql.Context, db, table string, priv sql.PrivilegeType) bool {
+	return p.mysqlDB == nil || !p.mysqlDB.Enabled() || p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
+		sql.PrivilegeCheckSubject{Database: db, Table: table}, priv))
+}
+
 // HasGlobalPrivilege says whether the caller holds priv globally (always,
 // when the server checks no privileges).
 func (p *Provider) HasGlobalPrivilege(ctx *sql.Context, priv sql.PrivilegeType) bool {

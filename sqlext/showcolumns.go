@@ -74,8 +74,7 @@ func columnPrivileges(ctx *sql.Context, db, table string) string {
 		name string
 		priv sql.PrivilegeType
 	}{{"select", sql.PrivilegeType_Select}, {"insert", sql.PrivilegeType_Insert}, {"update", sql.PrivilegeType_Update}, {"references", sql.PrivilegeType_References}} {
-		if !ok || s.p.mysqlDB == nil || !s.p.mysqlDB.Enabled() ||
-			s.p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(sql.PrivilegeCheckSubject{Database: db, Table: table}, p.priv)) {
+		if !ok || s.p.HasPrivilege(ctx, db, table, p.priv) {
 			out = append(out, p.name)
 		}
 	}

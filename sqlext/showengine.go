@@ -72,8 +72,7 @@ func showEngineExtensions(p *Provider) Extensions {
 		return &sql.Column{Name: name, Type: types.MustCreateStringWithDefaults(sqltypes.VarChar, n)}
 	}
 	show := func(ctx *sql.Context, engine, report string) (sql.RowIter, error) {
-		if p.mysqlDB != nil && p.mysqlDB.Enabled() && !p.mysqlDB.UserHasPrivileges(ctx, sql.NewPrivilegedOperation(
-			sql.PrivilegeCheckSubject{}, sql.PrivilegeType_Process)) {
+		if !p.HasGlobalPrivilege(ctx, sql.PrivilegeType_Process) {
 			return nil, mysql.NewSQLError(mysql.ERSpecifiedAccessDenied, "42000", "Access denied; you need (at least one of) the PROCESS privilege(s) for this operation")
 		}
 		switch strings.ToUpper(engine) {
