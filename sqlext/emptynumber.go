@@ -25,6 +25,22 @@ import (
 const emptyNumberRule analyzer.RuleId = 9966
 
 func blankNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	// Whether the statement ignores errors is looked up once, for the
+	// first value that needs it: most statements store none.
+	ignore, looked := false, false
+	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
+		if !(types.IsSigned(t) || types.IsDecimal(t)) {
+			return nil
+		}
+		if !looked {
+			ignore, looked = ignoresErrors(n), true
+		}
+		return &blankAsNumber{Expression: e, col: col, kind: numberKind(t), ignore: ignore, rows: new(atomic.Int64)}
+	})
+}
+
+// ignoresErrors reports whether n is an INSERT IGNORE or UPDATE IGNORE.
+func ignoresErrors(n sql.Node) bool {
 	ignore := false
 	transform.Inspect(n, func(n sql.Node) bool {
 		switch n := n.(type) {
@@ -33,14 +49,9 @@ func blankNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 		case *plan.Update:
 			ignore = ignore || n.Ignore
 		}
-		return true
+		return !ignore
 	})
-	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
-		if !(types.IsSigned(t) || types.IsDecimal(t)) {
-			return nil
-		}
-		return &blankAsNumber{Expression: e, col: col, kind: numberKind(t), ignore: ignore, rows: new(atomic.Int64)}
-	})
+	return ignore
 }
 
 func numberKind(t sql.Type) string {
