@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // LOAD DATA reads its input as MySQL does: a field enclosed in the
@@ -120,6 +122,9 @@ type loadDataRows struct {
 	toCol []int
 	skip  int64
 	row   int // the rows read so far, as MySQL's messages count them
+
+	raw   sql.Row // scratch for each line
+	given []bool
 }
 
 func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
@@ -134,13 +139,21 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 	}
 	l.row++
 	// The fields as the statement's user variables and SET see them.
-	raw := make(sql.Row, len(fields))
-	for i, f := range fields {
-		if !f.null {
-			raw[i] = f.text
+	raw := l.raw[:0]
+	for _, f := range fields {
+		if f.null {
+			raw = append(raw, nil)
+		} else {
+			raw = append(raw, f.text)
 		}
 	}
-	exprs := make([]sql.Expression, len(l.n.DestSch))
+	l.raw = raw
+	// row[at] is the value of the at-th column the statement fills;
+	// given[at] says it has one, else its column's default fills it.
+	row := make(sql.Row, len(l.n.DestSch))
+	given := l.given[:0]
+	given = append(given, make([]bool, len(row))...)
+	l.given = given
 	at := 0
 	for i := 0; i < len(fields) && i < len(l.n.UserVars); i++ {
 		if set, ok := l.n.UserVars[i].(*expression.SetField); ok {
@@ -155,12 +168,12 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 			}
 			continue
 		}
-		if at >= len(exprs) {
+		if at >= len(row) {
 			continue
 		}
+		given[at] = true
 		switch col := l.n.DestSch[l.toCol[i]]; {
 		case fields[i].null:
-			exprs[at] = expression.NewLiteral(nil, types.Null)
 		case fields[i].text == "" && (types.IsInteger(col.Type) || types.IsDecimal(col.Type)):
 			// The engine reads '' as 0 for these without a word; MySQL
 			// refuses it in strict mode and warns otherwise.
@@ -168,9 +181,12 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 			if err != nil {
 				return nil, err
 			}
-			exprs[at] = expression.NewLiteral(v, types.Int64)
+			row[at] = v
 		default:
-			exprs[at] = expression.NewLiteral(fields[i].text, types.LongText)
+			row[at] = fields[i].text
+			if d, ok := plainDate(col.Type, fields[i].text); ok {
+				row[at] = d
+			}
 		}
 		at++
 	}
@@ -180,7 +196,7 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 			if c < 0 {
 				continue
 			}
-			if at >= len(exprs) {
+			if at >= len(row) {
 				break
 			}
 			if set := l.n.SetExprs[c]; set != nil {
@@ -188,46 +204,91 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 				if err != nil {
 					return nil, err
 				}
-				exprs[at] = expression.NewLiteral(v, set.Type())
+				row[at], given[at] = v, true
 			}
 			at++
 		}
 	}
-	if len(l.n.ColNames) == 0 {
-		// Without a column list the INSERT above fills no defaults, so
-		// a missing field takes its column's here.
-		for i, e := range exprs {
-			if e != nil {
-				continue
-			}
-			col := l.n.DestSch[i]
-			if !col.Nullable && col.Default == nil && !col.AutoIncrement {
-				return nil, sql.ErrInsertIntoNonNullableDefaultNullColumn.New(col.Name)
-			}
-			exprs[i] = col.Default
-		}
+	if len(l.n.ColNames) > 0 {
+		// The INSERT above fills the defaults of the columns the
+		// statement does not name.
+		return row, nil
 	}
-	row := make(sql.Row, len(exprs))
+	// Without a column list the INSERT above fills no defaults, so a
+	// missing field takes its column's here; one computed from other
+	// columns waits for them.
 	var later []int
-	for i, e := range exprs {
-		if e == nil {
+	for i, ok := range given {
+		if ok {
 			continue
 		}
-		if d, ok := e.(*sql.ColumnDefaultValue); ok && !d.IsLiteral() {
-			// A default computed from other columns waits for them.
+		col := l.n.DestSch[i]
+		if !col.Nullable && col.Default == nil && !col.AutoIncrement {
+			return nil, sql.ErrInsertIntoNonNullableDefaultNullColumn.New(col.Name)
+		}
+		if col.Default == nil {
+			continue
+		}
+		if !col.Default.IsLiteral() {
 			later = append(later, i)
 			continue
 		}
-		if row[i], err = e.Eval(ctx, row); err != nil {
+		if row[i], err = col.Default.Eval(ctx, row); err != nil {
 			return nil, err
 		}
 	}
 	for _, i := range later {
-		if row[i], err = exprs[i].Eval(ctx, row); err != nil {
+		if row[i], err = l.n.DestSch[i].Default.Eval(ctx, row); err != nil {
 			return nil, err
 		}
 	}
 	return row, nil
+}
+
+// plainDate reads the text of a DATE or DATETIME field that is exactly
+// YYYY-MM-DD (or, for DATETIME, YYYY-MM-DD hh:mm:ss) and a valid date in
+// MySQL's range, which most files hold, without the engine's parse, which
+// tries its layouts one by one and builds an error for each that fails.
+// Any other text is left to the engine.
+func plainDate(t sql.Type, s string) (time.Time, bool) {
+	if len(s) != 10 && len(s) != 19 {
+		return time.Time{}, false
+	}
+	switch t.Type() {
+	case sqltypes.Date:
+		if len(s) != 10 {
+			return time.Time{}, false
+		}
+	case sqltypes.Datetime:
+	default:
+		return time.Time{}, false
+	}
+	num := func(from, to int) int {
+		n := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	y, m, d := num(0, 4), num(5, 7), num(8, 10)
+	if s[4] != '-' || s[7] != '-' || y < 1000 || m < 1 || m > 12 || d < 1 {
+		return time.Time{}, false
+	}
+	if d > time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+		return time.Time{}, false
+	}
+	hh, mm, ss := 0, 0, 0
+	if len(s) == 19 {
+		hh, mm, ss = num(11, 13), num(14, 16), num(17, 19)
+		if s[10] != ' ' || s[13] != ':' || s[16] != ':' || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 59 {
+			return time.Time{}, false
+		}
+	}
+	return time.Date(y, time.Month(m), d, hh, mm, ss, 0, time.UTC), true
 }
 
 func (l *loadDataRows) Close(*sql.Context) error { return l.in.Close() }
@@ -253,10 +314,27 @@ type loadField struct {
 }
 
 // loadReader reads LOAD DATA input line by line, as MySQL splits it.
+// Runs of ordinary bytes are copied from the buffered input at once; only
+// a byte that may begin a terminator, an escape or an enclosing character
+// is looked at on its own.
 type loadReader struct {
-	r   *bufio.Reader
-	f   loadFormat
-	buf []byte
+	r *bufio.Reader
+	f loadFormat
+
+	// line holds the current line's fields, unescaped, one after the
+	// other; spans marks where each ends and whether it is NULL. A line
+	// becomes one string that its fields are cut from.
+	line   []byte
+	spans  []loadSpan
+	fields []loadField
+	// bare and quoted flag the bytes a bare and an enclosed field must
+	// stop at.
+	bare, quoted *[256]bool
+}
+
+type loadSpan struct {
+	end  int
+	null bool
 }
 
 // at reports whether the input continues with s, without reading it.
@@ -283,8 +361,46 @@ func (l *loadReader) terminator() (n int, line bool) {
 	return 0, false
 }
 
-// next reads a line's fields; ok is false at the end of the input.
+// plain copies the ordinary bytes the input continues with into the line,
+// up to the next byte stop flags; copied says whether there were any.
+func (l *loadReader) plain(stop *[256]bool) (copied bool, err error) {
+	for {
+		n := max(l.r.Buffered(), 1)
+		chunk, err := l.r.Peek(n)
+		if len(chunk) == 0 {
+			return copied, err
+		}
+		i := 0
+		for i < len(chunk) && !stop[chunk[i]] {
+			i++
+		}
+		l.line = append(l.line, chunk[:i]...)
+		l.r.Discard(i)
+		copied = copied || i > 0
+		if i < len(chunk) {
+			return copied, nil
+		}
+	}
+}
+
+func (l *loadReader) stops() {
+	if l.bare != nil {
+		return
+	}
+	l.bare, l.quoted = new([256]bool), new([256]bool)
+	l.bare[l.f.fieldTerm[0]], l.bare[l.f.lineTerm[0]] = true, true
+	if l.f.hasEscape {
+		l.bare[l.f.escape], l.quoted[l.f.escape] = true, true
+	}
+	if l.f.hasEnclose {
+		l.quoted[l.f.enclose] = true
+	}
+}
+
+// next reads a line's fields; ok is false at the end of the input. The
+// fields are valid until the next call.
 func (l *loadReader) next() (fields []loadField, ok bool, err error) {
+	l.stops()
 	if _, err := l.r.Peek(1); err != nil {
 		return nil, false, eofIsNil(err)
 	}
@@ -300,95 +416,113 @@ func (l *loadReader) next() (fields []loadField, ok bool, err error) {
 		}
 		l.r.Discard(len(l.f.lineStart))
 	}
+	l.line, l.spans = l.line[:0], l.spans[:0]
 	for {
-		f, lineEnd, err := l.field()
+		null, lineEnd, err := l.field()
 		if err != nil {
 			return nil, false, err
 		}
-		fields = append(fields, f)
+		l.spans = append(l.spans, loadSpan{end: len(l.line), null: null})
 		if lineEnd {
-			return fields, true, nil
+			break
 		}
 	}
+	text := string(l.line)
+	l.fields = l.fields[:0]
+	from := 0
+	for _, s := range l.spans {
+		l.fields = append(l.fields, loadField{text: text[from:s.end], null: s.null})
+		from = s.end
+	}
+	return l.fields, true, nil
 }
 
-// field reads one field and the terminator after it; lineEnd says the
-// terminator ended the line (or the input ended).
-func (l *loadReader) field() (f loadField, lineEnd bool, err error) {
-	l.buf = l.buf[:0]
+// field reads one field into the line and the terminator after it;
+// lineEnd says the terminator ended the line (or the input ended).
+func (l *loadReader) field() (null, lineEnd bool, err error) {
+	start := len(l.line)
 	if l.f.hasEnclose {
 		if b, err := l.r.Peek(1); err == nil && b[0] == l.f.enclose {
 			l.r.Discard(1)
-			return l.enclosed()
+			lineEnd, err := l.enclosed()
+			return false, lineEnd, err
 		}
 	}
 	escapedN := false // the field is the escape sequence \N alone
-read:
 	for {
-		if term, line := l.terminator(); term > 0 {
-			l.r.Discard(term)
-			lineEnd = line
-			break read
-		}
-		b, err := l.r.ReadByte()
+		copied, err := l.plain(l.bare)
 		if err == io.EOF {
 			lineEnd = true
 			break
 		}
 		if err != nil {
-			return loadField{}, false, err
+			return false, false, err
+		}
+		if copied {
+			escapedN = false
+		}
+		if term, line := l.terminator(); term > 0 {
+			l.r.Discard(term)
+			lineEnd = line
+			break
+		}
+		b, err := l.r.ReadByte()
+		if err != nil {
+			return false, false, err
 		}
 		if !l.f.hasEscape || b != l.f.escape {
 			escapedN = false
-			l.buf = append(l.buf, b)
+			l.line = append(l.line, b)
 			continue
 		}
-		first := len(l.buf) == 0
+		first := len(l.line) == start
 		c, err := l.afterEscape(b)
 		if err != nil {
-			return loadField{}, false, err
+			return false, false, err
 		}
 		escapedN = first && c == 'N'
 	}
-	text := string(l.buf)
-	null := escapedN && text == "N" || (l.f.hasEnclose || !l.f.hasEscape) && text == "NULL"
-	return loadField{text: text, null: null}, lineEnd, nil
+	text := l.line[start:]
+	null = escapedN && string(text) == "N" || (l.f.hasEnclose || !l.f.hasEscape) && string(text) == "NULL"
+	return null, lineEnd, nil
 }
 
 // enclosed reads the rest of a field after its opening enclosing
 // character: up to the closing one that a terminator, or the end of the
 // input, follows. A doubled enclosing character stands for one; one
 // followed by anything else is kept as text.
-func (l *loadReader) enclosed() (loadField, bool, error) {
+func (l *loadReader) enclosed() (lineEnd bool, err error) {
 	for {
-		b, err := l.r.ReadByte()
-		if err == io.EOF {
-			return loadField{text: string(l.buf)}, true, nil
+		if _, err := l.plain(l.quoted); err == io.EOF {
+			return true, nil
+		} else if err != nil {
+			return false, err
 		}
+		b, err := l.r.ReadByte()
 		if err != nil {
-			return loadField{}, false, err
+			return false, err
 		}
 		switch {
 		case l.f.hasEscape && b == l.f.escape:
 			if _, err := l.afterEscape(b); err != nil {
-				return loadField{}, false, err
+				return false, err
 			}
 		case b == l.f.enclose:
 			if next, err := l.r.Peek(1); err == nil && next[0] == l.f.enclose {
 				l.r.Discard(1)
-				l.buf = append(l.buf, b)
+				l.line = append(l.line, b)
 				continue
 			}
 			if term, line := l.terminator(); term > 0 {
 				l.r.Discard(term)
-				return loadField{text: string(l.buf)}, line, nil
+				return line, nil
 			}
 			if _, err := l.r.Peek(1); err == io.EOF {
-				return loadField{text: string(l.buf)}, true, nil
+				return true, nil
 			}
-			l.buf = append(l.buf, b)
+			l.line = append(l.line, b)
 		default:
-			l.buf = append(l.buf, b)
+			l.line = append(l.line, b)
 		}
 	}
 }
@@ -399,13 +533,13 @@ func (l *loadReader) enclosed() (loadField, bool, error) {
 func (l *loadReader) afterEscape(esc byte) (c byte, err error) {
 	c, err = l.r.ReadByte()
 	if err == io.EOF {
-		l.buf = append(l.buf, esc)
+		l.line = append(l.line, esc)
 		return 0, nil
 	}
 	if err != nil {
 		return 0, err
 	}
-	l.buf = append(l.buf, unescape(c))
+	l.line = append(l.line, unescape(c))
 	return c, nil
 }
 

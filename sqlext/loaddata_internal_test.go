@@ -4,6 +4,10 @@ import (
 	"bufio"
 	"strings"
 	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // readAll splits input as LOAD DATA with format f would, writing each
@@ -103,4 +107,56 @@ func FuzzLoadReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPlainDate: the quick read of plain DATE and DATETIME text gives the
+// engine's value wherever it answers, and leaves everything else (bad
+// dates, other layouts, other types) to the engine.
+func TestPlainDate(t *testing.T) {
+	ctx := sql.NewEmptyContext()
+	dt := types.MustCreateDatetimeType(sqltypes.Datetime, 0)
+	for _, c := range []struct {
+		typ  sql.Type
+		text string
+		read bool
+	}{
+		{types.Date, "2024-03-04", true},
+		{types.Date, "2024-02-29", true},
+		{types.Date, "1000-01-01", true},
+		{types.Date, "9999-12-31", true},
+		{types.Date, "2023-02-29", false},
+		{types.Date, "2024-04-31", false},
+		{types.Date, "2024-13-01", false},
+		{types.Date, "2024-00-10", false},
+		{types.Date, "0000-00-00", false},
+		{types.Date, "0999-01-01", false},
+		{types.Date, "2024/03/04", false},
+		{types.Date, "2024-3-4", false},
+		{types.Date, "20240304", false},
+		{types.Date, "2024-03-04 10:11:12", false}, // MySQL truncates with a note
+		{dt, "2024-03-04", true},
+		{dt, "2024-03-04 23:59:59", true},
+		{dt, "2024-03-04 24:00:00", false},
+		{dt, "2024-03-04T10:11:12", false},
+		{dt, "2024-03-04 10:11:12.5", false},
+		{types.Timestamp, "2024-03-04", false},
+		{types.LongText, "2024-03-04", false},
+	} {
+		got, ok := plainDate(c.typ, c.text)
+		if ok != c.read {
+			t.Errorf("%s %q: read %v, want %v", c.typ, c.text, ok, c.read)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		want, _, err := c.typ.Convert(ctx, c.text)
+		if err != nil {
+			t.Errorf("%s %q: engine: %v", c.typ, c.text, err)
+			continue
+		}
+		if conv, _, _ := c.typ.Convert(ctx, got); conv != want {
+			t.Errorf("%s %q: %v, the engine reads %v", c.typ, c.text, conv, want)
+		}
+	}
 }

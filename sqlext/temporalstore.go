@@ -30,7 +30,7 @@ func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		// numbers their own way. Whether a value is a number is seen as
 		// it is stored: an INSERT's projection types the values it reads
 		// by their columns, not by what they hold.
-		return &numberStoredAsDate{e}
+		return &numberStoredAsDate{Expression: e, col: t}
 	})
 }
 
@@ -88,14 +88,22 @@ type storeWrapper interface{ storeWrapper() }
 
 func (*numberStoredAsDate) storeWrapper() {}
 
-// numberStoredAsDate is a value bound for a temporal column: the date a
-// number spells, or the value as it is.
+// numberStoredAsDate is a value bound for a temporal column col: the date
+// a number spells, or the value as it is. Text in the plain layout of a
+// DATE or DATETIME is read here too (plainDate), which is quicker than
+// the engine's parse and gives the same time.
 type numberStoredAsDate struct {
 	sql.Expression
+	col sql.Type
 }
 
 func (n *numberStoredAsDate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	v, err := n.Expression.Eval(ctx, row)
+	if s, ok := v.(string); ok && err == nil {
+		if t, ok := plainDate(n.col, s); ok {
+			return t, nil
+		}
+	}
 	if err != nil || !isNumber(v) {
 		return v, err
 	}
@@ -114,5 +122,5 @@ func (n *numberStoredAsDate) WithChildren(children ...sql.Expression) (sql.Expre
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 1)
 	}
-	return &numberStoredAsDate{children[0]}, nil
+	return &numberStoredAsDate{Expression: children[0], col: n.col}, nil
 }
