@@ -98,7 +98,7 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 		switch inner.(type) {
 		case *unionColumn: // a SELECT of a set operation, typed with the others
 			return nil
-		case *typedAs, *decimalJSONExpr:
+		case *typedAs:
 			continue
 		}
 		if types.IsJSON(inner.Type()) {
@@ -106,7 +106,7 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 			if out == nil {
 				out = append([]sql.Expression(nil), cols...)
 			}
-			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &decimalJSONExpr{c} })
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: decimalJSON{}} })
 			continue
 		}
 		if dt, ok := inner.Type().(sql.DatetimeType); ok && types.IsTimestampType(dt) {

@@ -19,27 +19,13 @@ import (
 // its scale in MySQL: {"amount": 10.50}. The engine keeps the DECIMAL in
 // the document but writes it without its trailing zeros, {"amount":
 // 10.5}, and 20.00 as 20. doubleDecimalsRule gives each JSON column of a
-// statement's result the type decimalJSON, which writes a document that
-// holds a DECIMAL with each DECIMAL's digits and every other value as the
-// engine writes it (appendEngineJSON follows its format); a document
-// without one, or with a value appendEngineJSON does not know, is left to
-// the engine. Only DECIMALs from SQL values are concerned: numbers read
+// statement's result the type decimalJSON (a typedAs, which keeps the
+// column's name), which writes a document that holds a DECIMAL with each
+// DECIMAL's digits and every other value as the engine writes it
+// (appendEngineJSON follows its format); a document without one, or with
+// a value appendEngineJSON does not know, is left to the engine. Only DECIMALs from SQL values are concerned: numbers read
 // from JSON text are DOUBLEs to the engine.
 type decimalJSON struct{ types.JsonType }
-
-// decimalJSONExpr gives a result column the type decimalJSON.
-type decimalJSONExpr struct{ sql.Expression }
-
-func (e *decimalJSONExpr) Type() sql.Type { return decimalJSON{} }
-
-func (e *decimalJSONExpr) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(e, len(children), 1)
-	}
-	return &decimalJSONExpr{children[0]}, nil
-}
-
-func (e *decimalJSONExpr) Children() []sql.Expression { return []sql.Expression{e.Expression} }
 
 func (t decimalJSON) SQL(ctx *sql.Context, dest []byte, v any) (sqltypes.Value, error) {
 	if doc, ok := v.(types.JSONDocument); ok && holdsDecimal(doc.Val) {

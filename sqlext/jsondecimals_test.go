@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestJSONKeepsDecimalScale: a DECIMAL put in a JSON document keeps its
 // scale when the document is a statement's result, as in MySQL: the
@@ -19,4 +22,34 @@ func TestJSONKeepsDecimalScale(t *testing.T) {
 		"SELECT JSON_ARRAYAGG(amount) FROM jd.o":                                 `[10.50, 20.00]`,
 		"SELECT JSON_OBJECT('r', rate) FROM jd.o ORDER BY id":                    `{"r": 1.5};{"r": 2}`,
 	})
+}
+
+// TestJSONColumnNames: a JSON column selected on its own is named as
+// written, as any other column is; the type that writes its DECIMALs
+// named it after the table ("t.doc", "x.doc") when a whole table was read.
+func TestJSONColumnNames(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE jn",
+		"CREATE TABLE jn.t (id INT PRIMARY KEY, doc JSON)",
+		`INSERT INTO jn.t VALUES (1, '{"a": 1}')`)
+	for query, want := range map[string]string{
+		"SELECT doc FROM jn.t":                     "doc",
+		"SELECT x.doc FROM jn.t x":                 "doc",
+		"SELECT doc, id FROM jn.t":                 "doc,id",
+		"SELECT doc AS d FROM jn.t":                "d",
+		"SELECT doc FROM jn.t WHERE id = 1":        "doc",
+		"SELECT JSON_OBJECT('k', id) FROM jn.t":    "JSON_OBJECT('k', id)",
+		"SELECT doc FROM jn.t ORDER BY id LIMIT 1": "doc",
+	} {
+		rows, err := db.Query(query)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		cols, _ := rows.Columns()
+		rows.Close()
+		if got := strings.Join(cols, ","); got != want {
+			t.Errorf("%s: columns %s, want %s", query, got, want)
+		}
+	}
 }
