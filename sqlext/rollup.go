@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -15,7 +16,8 @@ import (
 // parser refuses that ends its GROUP BY with WITH ROLLUP is written as the
 // union of one SELECT per level, from all the GROUP BY columns down to
 // none, ordered as MySQL orders them (each group followed by its
-// subtotal) unless the statement orders its rows itself. Supported: one
+// subtotal, a group of NULLs before the others) unless the statement
+// orders its rows itself. Supported: one
 // SELECT whose GROUP BY columns all appear in its select list.
 
 // rewriteRollup is query with its WITH ROLLUP written as a union, and
@@ -90,6 +92,13 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 				}
 			}
 		}
+		for g := range sel.GroupBy {
+			rolled := "0"
+			if g >= keep {
+				rolled = "1"
+			}
+			sel.SelectExprs = append(sel.SelectExprs, &ast.AliasedExpr{Expr: ast.NewIntVal([]byte(rolled)), As: ast.NewColIdent(rolledUp(g))})
+		}
 		sel.GroupBy = sel.GroupBy[:keep]
 		branches = append(branches, ast.String(sel))
 	}
@@ -97,12 +106,18 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 	if len(orderBy) > 0 {
 		order = append(order, strings.TrimPrefix(ast.String(orderBy), " order by "))
 	} else {
-		for _, c := range groupCol {
-			q := quoteIdent(names[c])
-			order = append(order, q+" IS NULL", q)
+		// Each group before its subtotal, a group of NULLs first as
+		// NULL sorts first: whether a row is a subtotal of a column is
+		// told by a column of its own, not by the NULL it shows.
+		for g, c := range groupCol {
+			order = append(order, rolledUp(g), quoteIdent(names[c]))
 		}
 	}
-	out := "SELECT * FROM (" + strings.Join(branches, " UNION ALL ") + ") AS sqlearn_rollup ORDER BY " + strings.Join(order, ", ")
+	cols := make([]string, len(names))
+	for i, n := range names {
+		cols[i] = quoteIdent(n)
+	}
+	out := "SELECT " + strings.Join(cols, ", ") + " FROM (" + strings.Join(branches, " UNION ALL ") + ") AS sqlearn_rollup ORDER BY " + strings.Join(order, ", ")
 	if limit != nil {
 		out += ast.String(limit)
 	}
@@ -111,6 +126,10 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 	}
 	return out, true
 }
+
+// rolledUp names the column that says a row is a subtotal over the g-th
+// GROUP BY column.
+func rolledUp(g int) string { return "sqlearn_rolled_up_" + strconv.Itoa(g) }
 
 func quoteIdent(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "``") + "`"

@@ -15,6 +15,14 @@ func TestGroupByWithRollup(t *testing.T) {
 		"SELECT region, SUM(amount) FROM r.s WHERE amount > 5 GROUP BY region WITH ROLLUP HAVING SUM(amount) > 10": "east,30;NULL,37",
 		"SELECT region, SUM(amount) t FROM r.s GROUP BY region WITH ROLLUP ORDER BY t DESC LIMIT 2":                "NULL,43;east,30",
 	})
+	// A group of NULLs comes first and its subtotal last; both came
+	// last, next to each other.
+	mustExecAll(t, db, "CREATE TABLE r.n (id INT PRIMARY KEY, region VARCHAR(9), product VARCHAR(9), amount INT)",
+		"INSERT INTO r.n VALUES (1,NULL,'a',3),(2,'east',NULL,1),(3,NULL,'b',4),(4,'east','a',2),(5,'west','b',4)")
+	wantAnswers(t, db, "WITH ROLLUP over NULL groups", map[string]string{
+		"SELECT region, SUM(amount) FROM r.n GROUP BY region WITH ROLLUP":                   "NULL,7;east,3;west,4;NULL,14",
+		"SELECT region, product, SUM(amount) FROM r.n GROUP BY region, product WITH ROLLUP": "NULL,a,3;NULL,b,4;NULL,NULL,7;east,NULL,1;east,a,2;east,NULL,3;west,b,4;west,NULL,4;NULL,NULL,14",
+	})
 }
 
 // TestRollupKeepsDecimalScale: a DECIMAL column of a WITH ROLLUP result,
