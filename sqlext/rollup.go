@@ -17,8 +17,8 @@ import (
 // union of one SELECT per level, from all the GROUP BY columns down to
 // none, ordered as MySQL orders them (each group followed by its
 // subtotal, a group of NULLs before the others) unless the statement
-// orders its rows itself. Supported: one
-// SELECT whose GROUP BY columns all appear in its select list.
+// orders its rows itself. Supported: one SELECT whose GROUP BY columns
+// all appear in its select list.
 
 // rewriteRollup is query with its WITH ROLLUP written as a union, and
 // whether it had one that could be written so.
