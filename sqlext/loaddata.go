@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +69,11 @@ func loadData(ctx *sql.Context, n *plan.LoadData) (sql.RowIter, error) {
 		}
 		next++
 	}
-	return &loadDataRows{n: n, in: in, r: &loadReader{r: bufio.NewReaderSize(in, 1<<16), f: f}, toCol: toCol, skip: n.IgnoreNum}, nil
+	// The fields as a row, for user variables and SET, only when the
+	// statement has either.
+	evals := slices.ContainsFunc(n.UserVars, func(e sql.Expression) bool { return e != nil }) ||
+		slices.ContainsFunc(n.SetExprs, func(e sql.Expression) bool { return e != nil })
+	return &loadDataRows{n: n, in: in, r: &loadReader{r: bufio.NewReaderSize(in, 1<<16), f: f}, toCol: toCol, skip: n.IgnoreNum, evals: evals}, nil
 }
 
 // openLoadInput opens the client's file (LOCAL, when local_infile is ON)
@@ -123,7 +128,8 @@ type loadDataRows struct {
 	skip  int64
 	row   int // the rows read so far, as MySQL's messages count them
 
-	raw   sql.Row // scratch for each line
+	evals bool    // the statement has user variables or SET
+	raw   sql.Row // scratch for each line, when evals
 	given []bool
 }
 
@@ -140,20 +146,24 @@ func (l *loadDataRows) Next(ctx *sql.Context) (sql.Row, error) {
 	l.row++
 	// The fields as the statement's user variables and SET see them.
 	raw := l.raw[:0]
-	for _, f := range fields {
-		if f.null {
-			raw = append(raw, nil)
-		} else {
-			raw = append(raw, f.text)
+	if l.evals {
+		for _, f := range fields {
+			if f.null {
+				raw = append(raw, nil)
+			} else {
+				raw = append(raw, f.text)
+			}
 		}
+		l.raw = raw
 	}
-	l.raw = raw
 	// row[at] is the value of the at-th column the statement fills;
 	// given[at] says it has one, else its column's default fills it.
 	row := make(sql.Row, len(l.n.DestSch))
-	given := l.given[:0]
-	given = append(given, make([]bool, len(row))...)
-	l.given = given
+	if cap(l.given) < len(row) {
+		l.given = make([]bool, len(row))
+	}
+	given := l.given[:len(row)]
+	clear(given)
 	at := 0
 	for i := 0; i < len(fields) && i < len(l.n.UserVars); i++ {
 		if set, ok := l.n.UserVars[i].(*expression.SetField); ok {
@@ -278,7 +288,7 @@ func plainDate(t sql.Type, s string) (time.Time, bool) {
 	if s[4] != '-' || s[7] != '-' || y < 1000 || m < 1 || m > 12 || d < 1 {
 		return time.Time{}, false
 	}
-	if d > time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+	if d > daysIn(y, m) {
 		return time.Time{}, false
 	}
 	hh, mm, ss := 0, 0, 0
