@@ -217,6 +217,13 @@ func TestOutfileRoundTrip(t *testing.T) {
 	}
 	_, err = db.Exec("SELECT * FROM rt.t INTO OUTFILE 't.tsv'")
 	wantMySQLError(t, err, 1086, "HY000")
+	// A DUMPFILE of more than one row fails and leaves no file.
+	if _, err := db.Exec("SELECT b FROM rt.t INTO DUMPFILE 'two.bin'"); err == nil {
+		t.Error("a DUMPFILE of three rows was written")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "two.bin")); !os.IsNotExist(err) {
+		t.Errorf("a failed DUMPFILE left a file (%v)", err)
+	}
 	if _, err := db.Exec("SELECT * FROM rt.t INTO OUTFILE '../escape.tsv'"); err == nil {
 		t.Error("a file outside the import directory was written")
 	}

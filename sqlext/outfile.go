@@ -3,6 +3,7 @@ package sqlext
 import (
 	"bufio"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,43 +39,53 @@ func intoFile(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.Into, row sql.Row
 	if err != nil {
 		return nil, err
 	}
-	rows, err := sql.RowIterToRows(ctx, iter)
-	if err != nil {
-		return nil, err
-	}
-	if n.Dumpfile != "" && len(rows) > 1 {
-		return nil, sql.ErrMoreThanOneRow.New()
-	}
+	defer iter.Close(ctx)
 	file, err := createOutput(name)
 	if err != nil {
 		return nil, err
 	}
-	w := bufio.NewWriter(file)
-	sch := n.Child.Schema()
-	if n.Dumpfile != "" {
-		for _, r := range rows {
-			for i, v := range r {
-				text, _, err := wireText(ctx, sch[i].Type, v)
-				if err != nil {
-					file.Close()
-					return nil, err
-				}
-				w.Write(text)
-			}
-		}
-	} else {
-		out := outfileFormat{n: n}
-		for _, r := range rows {
-			if err := out.line(ctx, w, sch, r); err != nil {
-				file.Close()
-				return nil, err
-			}
-		}
-	}
-	if err := errors.Join(w.Flush(), file.Close()); err != nil {
+	// Rows are written as they come; a statement that fails leaves no
+	// file behind.
+	count, err := writeRows(ctx, bufio.NewWriter(file), n, iter)
+	if err = errors.Join(err, file.Close()); err != nil {
+		os.Remove(file.Name())
 		return nil, err
 	}
-	return sql.RowsToRowIter(sql.Row{types.NewOkResult(len(rows))}), nil
+	return sql.RowsToRowIter(sql.Row{types.NewOkResult(count)}), nil
+}
+
+// writeRows writes iter's rows to w in n's layout and flushes it; a
+// DUMPFILE takes one row, its values as they are.
+func writeRows(ctx *sql.Context, w *bufio.Writer, n *plan.Into, iter sql.RowIter) (int, error) {
+	sch := n.Child.Schema()
+	out := outfileFormat{n: n}
+	count := 0
+	for {
+		r, err := iter.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return count, err
+		}
+		if count++; n.Dumpfile == "" {
+			if err := out.line(ctx, w, sch, r); err != nil {
+				return count, err
+			}
+			continue
+		}
+		if count > 1 {
+			return count, sql.ErrMoreThanOneRow.New()
+		}
+		for i, v := range r {
+			text, _, err := wireText(ctx, sch[i].Type, v)
+			if err != nil {
+				return count, err
+			}
+			w.Write(text)
+		}
+	}
+	return count, w.Flush()
 }
 
 // createOutput creates a new file under the import directory, which a
