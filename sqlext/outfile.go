@@ -75,7 +75,7 @@ func writeRows(ctx *sql.Context, w *bufio.Writer, n *plan.Into, iter sql.RowIter
 			continue
 		}
 		if count > 1 {
-			return count, sql.ErrMoreThanOneRow.New()
+			return count, mysql.NewSQLError(mysql.ERTooManyRows, "42000", "Result consisted of more than one row")
 		}
 		for i, v := range r {
 			text, _, err := wireText(ctx, sch[i].Type, v)
