@@ -20,8 +20,7 @@ func init() {
 
 // showTableStatus is SHOW TABLE STATUS as MySQL 8 answers it: each table's
 // next AUTO_INCREMENT value (NULL without such a column), its creation
-// time, InnoDB's
-// Dynamic row format, the table's comment, and a row for each view (all
+// time, InnoDB's Dynamic row format, the table's comment, and a row for each view (all
 // NULL but its name and the comment VIEW), in name order. The engine gave
 // every table a NULL counter, the Fixed format and no comment, and left
 // views out, so tools that list a schema's tables through it showed no
@@ -52,7 +51,7 @@ func showTableStatus(ctx *sql.Context, n *plan.ShowTableStatus) (sql.RowIter, er
 			avg = length / count
 		}
 		var next any
-		if at, ok := t.(sql.AutoIncrementTable); ok && hasAutoIncrement(t.Schema()) {
+		if at, ok := t.(sql.AutoIncrementTable); ok && t.Schema().HasAutoIncrement() {
 			v, err := at.PeekNextAutoIncrementValue(ctx)
 			if err != nil {
 				return nil, err
@@ -84,13 +83,4 @@ func showTableStatus(ctx *sql.Context, n *plan.ShowTableStatus) (sql.RowIter, er
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0].(string) < rows[j][0].(string) })
 	return sql.RowsToRowIter(rows...), nil
-}
-
-func hasAutoIncrement(s sql.Schema) bool {
-	for _, c := range s {
-		if c.AutoIncrement {
-			return true
-		}
-	}
-	return false
 }
