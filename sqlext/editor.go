@@ -140,11 +140,9 @@ func (t *Table) duplicate(ctx *sql.Context, index string, sr storage.Row, existi
 	cols := t.info.Schema.PK
 	if index != "PRIMARY" {
 		cols = nil
-		for _, x := range t.info.Indexes {
-			if strings.EqualFold(x.Name, index) {
-				for _, c := range x.Columns {
-					cols = append(cols, t.info.Schema.ColumnIndex(c))
-				}
+		for _, u := range t.uniqueIndexes() {
+			if strings.EqualFold(u.name, index) {
+				cols = u.cols
 			}
 		}
 	}

@@ -87,7 +87,7 @@ func (tx *transaction) noteLookup(db, table, index string, ranges []storage.Rang
 	if tx == nil {
 		return
 	}
-	key := fmt.Sprintf("%s\x00%s\x00%s\x00%v", strings.ToLower(db), strings.ToLower(table), index, ranges)
+	key := fmt.Sprintf("%s\x00%s\x00%v", tableKey(db, table), index, ranges)
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	if tx.checked[key] {
