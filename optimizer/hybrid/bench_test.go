@@ -22,14 +22,9 @@ func TestBenchmarkReport(t *testing.T) {
 	}
 	runs := 3
 	fmt.Sscan(os.Getenv("SQLEARN_BENCH_RUNS"), &runs)
-	dir := datasets(t)
 	fmt.Printf("calibrated costs (ns): %+v\n", Calibrated())
-	for _, name := range []string{"wiki-Vote.txt", "soc-Slashdot0902.txt.gz"} {
-		src, dst := snapEdges(t, filepath.Join(dir, "graphs", name))
-		g, err := NewGraph(src, dst)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, name := range snapGraphs {
+		g := snapGraph(t, name)
 		fmt.Printf("\n%s: %d vertices, %d edges after collapsing duplicates\n", name, len(g.Vertices), g.M.NNZ())
 		fmt.Printf("%-8s %-12s %10s %6s %5s %5s\n", "tol", "mode", "median", "iters", "full", "inc")
 		for _, tol := range []float64{1e-6, 1e-8, 1e-10} {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,6 +19,20 @@ func missing(t testing.TB, format string, a ...any) {
 }
 
 func snapEdges(t testing.TB, path string) (src, dst []int64) { return testenv.SNAPEdges(t, path) }
+
+// snapGraphs are the PageRank benchmark's two graphs, smaller first.
+var snapGraphs = []string{"wiki-Vote.txt", "soc-Slashdot0902.txt.gz"}
+
+// snapGraph loads one of the SNAP edge lists under datasets/graphs.
+func snapGraph(t testing.TB, name string) *Graph {
+	t.Helper()
+	src, dst := snapEdges(t, filepath.Join(datasets(t), "graphs", name))
+	g, err := NewGraph(src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
 
 // python is Debian's interpreter, which has networkx, numpy and scipy; the
 // python3 on PATH may be another one without them.

@@ -2,7 +2,6 @@ package hybrid
 
 import (
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -24,13 +23,8 @@ func TestCostModelAgainstOracle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times kernels")
 	}
-	dir := datasets(t)
-	for _, name := range []string{"wiki-Vote.txt", "soc-Slashdot0902.txt.gz"} {
-		src, dst := snapEdges(t, filepath.Join(dir, "graphs", name))
-		g, err := NewGraph(src, dst)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, name := range snapGraphs {
+		g := snapGraph(t, name)
 		opt := DefaultPageRankOptions()
 		opt.Tolerance, opt.MaxIterations = 1e-10, 200
 		loop := pageRankLoop(g, opt)
