@@ -3,7 +3,6 @@ package sqlext
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -18,7 +17,7 @@ import (
 // 'n' at row 1" (1366), and stores 0 with that warning otherwise or under
 // IGNORE. The engine stored 0 without a word in signed integer and
 // DECIMAL columns (it refuses ” for the others). emptyNumberRule hands
-// such a column's values to the engine through blankAsNumber, in INSERT
+// such a column's values to the engine through a checkedStore, in INSERT
 // ... VALUES, INSERT ... SELECT and UPDATE; it runs for every statement
 // (onEveryStatement), as the engine plans those with a short list of
 // rules.
@@ -35,7 +34,13 @@ func blankNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 		if !looked {
 			ignore, looked = ignoresErrors(n), true
 		}
-		return &blankAsNumber{Expression: e, col: col, kind: numberKind(t), ignore: ignore, rows: new(atomic.Int64)}
+		kind := numberKind(t)
+		return newCheckedStore(e, col, ignore, func(ctx *sql.Context, v any, col string, row int64, ignore bool) (any, error) {
+			if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+				return blankNumber(ctx, s, col, kind, row, ignore)
+			}
+			return v, nil
+		})
 	})
 }
 
@@ -61,27 +66,6 @@ func numberKind(t sql.Type) string {
 	return "integer"
 }
 
-// blankAsNumber is a value bound for an integer or DECIMAL column: a
-// blank string is refused in strict mode or stored as 0 with a warning.
-type blankAsNumber struct {
-	sql.Expression
-	col, kind string
-	ignore    bool
-	rows      *atomic.Int64 // the rows this value was evaluated for so far: the message's row number
-}
-
-func (*blankAsNumber) storeWrapper() {}
-
-func (b *blankAsNumber) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	v, err := b.Expression.Eval(ctx, row)
-	n := b.rows.Add(1)
-	s, ok := v.(string)
-	if err != nil || !ok || strings.TrimSpace(s) != "" {
-		return v, err
-	}
-	return blankNumber(ctx, s, b.col, b.kind, n, b.ignore)
-}
-
 // blankNumber is what a blank string s bound for column col, whose
 // values are of kind (numberKind), becomes at row row: MySQL's 1366 in
 // strict mode unless the statement ignores errors, else 0 with that
@@ -94,14 +78,3 @@ func blankNumber(ctx *sql.Context, s, col, kind string, row int64, ignore bool) 
 	ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValueForField, Message: msg})
 	return int64(0), nil
 }
-
-func (b *blankAsNumber) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(b, len(children), 1)
-	}
-	c := *b
-	c.Expression = children[0]
-	return &c, nil
-}
-
-func (b *blankAsNumber) Children() []sql.Expression { return []sql.Expression{b.Expression} }

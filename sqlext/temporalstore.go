@@ -1,6 +1,8 @@
 package sqlext
 
 import (
+	"sync/atomic"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -18,11 +20,19 @@ import (
 // number that spells one, and as it is otherwise (the engine then reports
 // what it cannot store). It runs for every statement (onEveryStatement),
 // as the engine plans INSERTs of literal rows and single-table UPDATEs
-// with a short list of rules.
+// with a short list of rules. A value bound for a TIME column is checked
+// against TIME's range here too (storedTime).
 const temporalStoreRule analyzer.RuleId = 9971
 
 func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	ignore, looked := false, false
 	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
+		if isTimeType(t) {
+			if !looked {
+				ignore, looked = ignoresErrors(n), true
+			}
+			return newCheckedStore(e, col, ignore, storedTime)
+		}
 		if !types.IsTime(t) {
 			return nil
 		}
@@ -87,6 +97,43 @@ func wrapStoredValues(n sql.Node, wrap func(col string, t sql.Type, e sql.Expres
 type storeWrapper interface{ storeWrapper() }
 
 func (*numberStoredAsDate) storeWrapper() {}
+func (*checkedStore) storeWrapper()       {}
+
+// checkedStore is a value bound for column col that check sees before
+// it is stored, with the row it is evaluated for (the statement's rows
+// so far, the row MySQL's messages name) and whether the statement
+// ignores errors (INSERT or UPDATE IGNORE).
+type checkedStore struct {
+	sql.Expression
+	col    string
+	ignore bool
+	rows   *atomic.Int64
+	check  func(ctx *sql.Context, v any, col string, row int64, ignore bool) (any, error)
+}
+
+func newCheckedStore(e sql.Expression, col string, ignore bool, check func(ctx *sql.Context, v any, col string, row int64, ignore bool) (any, error)) *checkedStore {
+	return &checkedStore{Expression: e, col: col, ignore: ignore, rows: new(atomic.Int64), check: check}
+}
+
+func (c *checkedStore) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := c.Expression.Eval(ctx, row)
+	n := c.rows.Add(1)
+	if err != nil {
+		return nil, err
+	}
+	return c.check(ctx, v, c.col, n, c.ignore)
+}
+
+func (c *checkedStore) Children() []sql.Expression { return []sql.Expression{c.Expression} }
+
+func (c *checkedStore) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(c, len(children), 1)
+	}
+	d := *c
+	d.Expression = children[0]
+	return &d, nil
+}
 
 // numberStoredAsDate is a value bound for a temporal column col: the date
 // a number spells, or the value as it is. Text in the plain layout of a

@@ -222,6 +222,23 @@ func scanDatetime(s string) (v temporalText, rest string, ok bool) {
 // time of day (kind kindDatetime then). ok is false when s starts with
 // none, or with minutes or seconds past 59 or hours past 838.
 func scanTime(s string) (v temporalText, rest string, ok bool) {
+	v, rest, ok = scanWideTime(s)
+	if ok && v.kind == kindTime && v.beyondTime() {
+		return v, s, false
+	}
+	return v, rest, ok
+}
+
+// beyondTime reports whether v, a TIME, is past TIME's range, more than
+// 838:59:59 either way (a fraction past it is rounded or cut to the
+// bound when stored).
+func (v temporalText) beyondTime() bool {
+	return v.hour*3600+v.minute*60+v.second > maxTimeHours*3600+59*60+59
+}
+
+// scanWideTime is scanTime with hours past TIME's range read as they
+// are.
+func scanWideTime(s string) (v temporalText, rest string, ok bool) {
 	if dt, rest, ok := scanDatetime(s); ok && dt.kind == kindDatetime {
 		return dt, rest, true
 	}
@@ -269,9 +286,6 @@ func scanTime(s string) (v temporalText, rest string, ok bool) {
 	if carry > 0 {
 		total := v.hour*3600 + v.minute*60 + v.second + 1
 		v.hour, v.minute, v.second = total/3600, total/60%60, total%60
-	}
-	if v.hour*3600+v.minute*60+v.second > maxTimeHours*3600+59*60+59 {
-		return v, s, false
 	}
 	return v, s[sc.pos:], true
 }
