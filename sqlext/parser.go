@@ -46,8 +46,20 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	}
 }
 
-func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+// rewriteParsable writes what the parser reads, but differently from
+// MySQL, before it reads it: typed literals as CASTs (literals.go) and
+// SHOW COLLATION as a SELECT under MySQL's column names
+// (showcollation.go).
+func rewriteParsable(query string) string {
 	query, _ = rewriteTypedLiterals(query)
+	if r, ok := rewriteShowCollation(query); ok {
+		return r
+	}
+	return query
+}
+
+func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	query = rewriteParsable(query)
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
 	text := query
 	if err != nil {
@@ -64,7 +76,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 }
 
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
-	query, _ = rewriteTypedLiterals(query)
+	query = rewriteParsable(query)
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
 	text := query
 	if err != nil {
@@ -81,7 +93,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 }
 
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
-	query, _ = rewriteTypedLiterals(query)
+	query = rewriteParsable(query)
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
 	text := query
 	if err != nil {

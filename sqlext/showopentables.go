@@ -27,24 +27,12 @@ func rewriteShowOpenTables(query string) (string, bool) {
 		where = append(where, "table_schema = "+quoteString(unquoteIdent(db.text)))
 		i += 2
 	}
-	filter := ""
-	switch {
-	case i+1 < len(toks) && isWords(toks[i:i+1], "LIKE"):
-		if pattern := toks[i+1].text; pattern[0] != '\'' && pattern[0] != '"' {
-			return "", false
-		}
-		where = append(where, "table_name LIKE "+toks[i+1].text)
-		i += 2
-	case i+1 < len(toks) && isWords(toks[i:i+1], "WHERE"):
-		end := i + 1
-		for end < len(toks) && toks[end].text != ";" {
-			end++
-		}
-		if end == i+1 {
-			return "", false
-		}
-		filter = " WHERE (" + query[toks[i+1].start:toks[end-1].end] + ")"
-		i = end
+	filter, like, i, ok := showFilter(query, toks, i, "table_name")
+	if !ok {
+		return "", false
+	}
+	if like != "" {
+		where = append(where, like)
 	}
 	rest, ok := statementRest(query, toks, i)
 	if !ok {
@@ -69,4 +57,30 @@ func isWords(toks []sqlToken, words ...string) bool {
 		}
 	}
 	return true
+}
+
+// showFilter reads the filter of a SHOW statement at toks[i], if any:
+// LIKE 'pattern', which it gives as a condition on column, or WHERE
+// expr, which it gives as a WHERE clause to put after the SELECT the
+// statement is written as (the expression names that SELECT's columns).
+// i is the token after the filter; ok is false when the filter is not
+// one of these.
+func showFilter(query string, toks []sqlToken, i int, column string) (where, like string, next int, ok bool) {
+	switch {
+	case i+1 < len(toks) && isWords(toks[i:i+1], "LIKE"):
+		if pattern := toks[i+1].text; pattern[0] != '\'' && pattern[0] != '"' {
+			return "", "", i, false
+		}
+		return "", column + " LIKE " + toks[i+1].text, i + 2, true
+	case i+1 < len(toks) && isWords(toks[i:i+1], "WHERE"):
+		end := i + 1
+		for end < len(toks) && toks[end].text != ";" {
+			end++
+		}
+		if end == i+1 {
+			return "", "", i, false
+		}
+		return " WHERE (" + query[toks[i+1].start:toks[end-1].end] + ")", "", end, true
+	}
+	return "", "", i, true
 }
