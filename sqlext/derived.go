@@ -19,7 +19,7 @@ import (
 //
 // It runs for every statement (onEveryStatement), after exactSumRule and
 // before rangeRule, which types arithmetic over what it retypes.
-const derivedTypeRule analyzer.RuleId = 9992
+const derivedTypeRule analyzer.RuleId = 9974
 
 func derivedTypes(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	typed := map[sql.ColumnId]sql.Type{}
