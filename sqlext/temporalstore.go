@@ -1,6 +1,9 @@
 package sqlext
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -9,6 +12,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/shopspring/decimal"
 )
 
 // MySQL stores a number given for a DATE, DATETIME or TIMESTAMP column as
@@ -27,20 +32,22 @@ const temporalStoreRule analyzer.RuleId = 9971
 func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	ignore, looked := false, false
 	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
-		if isTimeType(t) {
-			if !looked {
-				ignore, looked = ignoresErrors(n), true
-			}
-			return newCheckedStore(e, col, ignore, storedTime)
-		}
-		if !types.IsTime(t) {
+		if !isTimeType(t) && !types.IsTime(t) {
 			return nil
+		}
+		if !looked {
+			ignore, looked = ignoresErrors(n), true
+		}
+		if isTimeType(t) {
+			return newCheckedStore(e, col, ignore, storedTime)
 		}
 		// The column is temporal, and not TIME or YEAR, which read
 		// numbers their own way. Whether a value is a number is seen as
 		// it is stored: an INSERT's projection types the values it reads
 		// by their columns, not by what they hold.
-		return &numberStoredAsDate{Expression: e, col: t}
+		return newCheckedStore(e, col, ignore, func(ctx *sql.Context, v any, col string, row int64, ignore bool) (any, error) {
+			return storedDate(ctx, t, v, col, row, ignore)
+		})
 	})
 }
 
@@ -96,8 +103,7 @@ func wrapStoredValues(n sql.Node, wrap func(col string, t sql.Type, e sql.Expres
 // leaves as it is when a statement is planned again.
 type storeWrapper interface{ storeWrapper() }
 
-func (*numberStoredAsDate) storeWrapper() {}
-func (*checkedStore) storeWrapper()       {}
+func (*checkedStore) storeWrapper() {}
 
 // checkedStore is a value bound for column col that check sees before
 // it is stored, with the row it is evaluated for (the statement's rows
@@ -107,7 +113,7 @@ type checkedStore struct {
 	sql.Expression
 	col    string
 	ignore bool
-	rows   *atomic.Int64
+	rows   *atomic.Int64 // rows of its statement so far: each statement (prepared, or in a procedure, too) is planned anew
 	check  func(ctx *sql.Context, v any, col string, row int64, ignore bool) (any, error)
 }
 
@@ -135,39 +141,69 @@ func (c *checkedStore) WithChildren(children ...sql.Expression) (sql.Expression,
 	return &d, nil
 }
 
-// numberStoredAsDate is a value bound for a temporal column col: the date
-// a number spells, or the value as it is. Text in the plain layout of a
-// DATE or DATETIME is read here too (plainDate), which is quicker than
-// the engine's parse and gives the same time.
-type numberStoredAsDate struct {
-	sql.Expression
-	col sql.Type
-}
-
-func (n *numberStoredAsDate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	v, err := n.Expression.Eval(ctx, row)
-	if s, ok := v.(string); ok && err == nil {
-		if t, ok := plainDate(n.col, s); ok {
-			return t, nil
+// storedDate is v, bound for the DATE, DATETIME or TIMESTAMP column col
+// of type t at row row: the date v spells when it is a number, text in
+// the plain layout of a DATE or DATETIME read directly (plainDate, which
+// is quicker than the engine's parse and gives the same time), else v as
+// it is. The zero date is refused in strict mode with NO_ZERO_DATE (both
+// in MySQL's default sql_mode) unless the statement ignores errors, and
+// stored with warning 1264 otherwise when NO_ZERO_DATE is set, as MySQL
+// does.
+func storedDate(ctx *sql.Context, t sql.Type, v any, col string, row int64, ignore bool) (any, error) {
+	if s, ok := v.(string); ok {
+		if d, ok := plainDate(t, s); ok {
+			return d, nil
 		}
 	}
-	if err != nil || !isNumber(v) {
-		return v, err
+	if isZeroDate(v) {
+		return zeroDateStored(ctx, t, v, col, row, ignore)
 	}
-	if x, ok := v.(int64); ok && x == 0 {
-		return v, nil // the zero date, which the engine reads itself
+	if !isNumber(v) {
+		return v, nil
 	}
-	if t, ok := numberAsDate(ctx, v); ok {
-		return t, nil
+	if d, ok := numberAsDate(ctx, v); ok {
+		return d, nil
 	}
 	return v, nil
 }
 
-func (n *numberStoredAsDate) Children() []sql.Expression { return []sql.Expression{n.Expression} }
-
-func (n *numberStoredAsDate) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 1)
+// isZeroDate reports whether v is MySQL's zero date: the number 0, or
+// text of zeros and date and time separators ('0000-00-00',
+// '0000-00-00 00:00:00.000').
+func isZeroDate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		x = strings.TrimSpace(x)
+		return len(x) >= 8 && strings.Trim(x, "0-:. T") == "" && strings.Count(x, "0") >= 8
+	case decimal.Decimal:
+		return x.IsZero()
+	case float64:
+		return x == 0
+	case float32:
+		return x == 0
 	}
-	return &numberStoredAsDate{Expression: children[0], col: n.col}, nil
+	if !isNumber(v) {
+		return false
+	}
+	r := reflect.ValueOf(v)
+	return r.CanInt() && r.Int() == 0 || r.CanUint() && r.Uint() == 0
+}
+
+// zeroDateStored is the zero date v bound for column col: MySQL's 1292
+// in strict mode with NO_ZERO_DATE unless the statement ignores errors,
+// else v with warning 1264 when NO_ZERO_DATE is set, else v.
+func zeroDateStored(ctx *sql.Context, t sql.Type, v any, col string, row int64, ignore bool) (any, error) {
+	if !sql.LoadSqlMode(ctx).ModeEnabled("NO_ZERO_DATE") {
+		return v, nil
+	}
+	if !ignore && strictMode(ctx) {
+		kind := "datetime"
+		if types.IsDateType(t) {
+			kind = "date"
+		}
+		return nil, mysql.NewSQLError(erTruncatedWrongValue, "22007", "Incorrect %s value: '%v' for column '%s' at row %d", kind, v, col, row)
+	}
+	ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERWarnDataOutOfRange,
+		Message: fmt.Sprintf("Out of range value for column '%s' at row %d", col, row)})
+	return v, nil
 }

@@ -42,8 +42,28 @@ func TestTimeBeyondItsRange(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.q, me.Message, c.msg)
 		}
 	}
-	_, err := db.Exec("INSERT INTO tr.t (id, a) VALUES (?, ?)", 3, "900:00:00")
-	wantMySQLError(t, err, 1292, "22007")
+	// A statement prepared once numbers its rows from 1 at each execution.
+	stmt, err := db.Prepare("INSERT INTO tr.t (id, a) VALUES (?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	for range 2 {
+		_, err := stmt.Exec(3, "900:00:00")
+		wantMySQLError(t, err, 1292, "22007")
+		if me := new(mysql.MySQLError); errors.As(err, &me) && me.Message != "Incorrect time value: '900:00:00' for column 'a' at row 1" {
+			t.Errorf("prepared: %q", me.Message)
+		}
+	}
+	// So does a procedure's statement, at each call.
+	mustExec(t, db, "CREATE PROCEDURE tr.p(v TEXT) INSERT INTO tr.t (id, a) VALUES (3, v)")
+	for range 2 {
+		_, err := db.Exec("CALL tr.p('900:00:00')")
+		wantMySQLError(t, err, 1292, "22007")
+		if me := new(mysql.MySQLError); errors.As(err, &me) && me.Message != "Incorrect time value: '900:00:00' for column 'a' at row 1" {
+			t.Errorf("procedure: %q", me.Message)
+		}
+	}
 	want := "1,838:59:59,-838:59:59.00;2,838:59:59,838:59:59.00"
 	wantAnswers(t, db, "after refusals", map[string]string{"SELECT id, a, b FROM tr.t ORDER BY id": want})
 
