@@ -17,8 +17,13 @@ import (
 // union of one SELECT per level, from all the GROUP BY columns down to
 // none, ordered as MySQL orders them (each group followed by its
 // subtotal, a group of NULLs before the others) unless the statement
-// orders its rows itself. Supported: one SELECT whose GROUP BY columns
-// all appear in its select list.
+// orders its rows itself. In a level's SELECT the rolled-up GROUP BY
+// columns read as NULL outside aggregates, and GROUPING() of them as 1
+// (the engine has no GROUPING()); each level carries, in columns of its
+// own, whether it rolled up each GROUP BY column and the column's value,
+// which order the rows and which GROUPING() reads in ORDER BY.
+// Supported: one SELECT, whose GROUPING() arguments are GROUP BY
+// columns.
 
 // rewriteRollup is query with its WITH ROLLUP written as a union, and
 // whether it had one that could be written so.
@@ -49,7 +54,7 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 	if !ok {
 		return "", false
 	}
-	// The output column of each GROUP BY column, found by its text.
+	// The name of each output column.
 	names := make([]string, len(top.SelectExprs))
 	for i, se := range top.SelectExprs {
 		ae, ok := se.(*ast.AliasedExpr)
@@ -64,6 +69,8 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 			names[i] = ast.String(ae.Expr)
 		}
 	}
+	// The select expression each GROUP BY column is, by its text or its
+	// alias, or -1 for one the select list does not show.
 	groupCol := make([]int, len(top.GroupBy))
 	for g, e := range top.GroupBy {
 		groupCol[g] = -1
@@ -74,30 +81,74 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 				break
 			}
 		}
-		if groupCol[g] < 0 {
+	}
+	// groupOf is the GROUP BY column an argument of GROUPING() names,
+	// by its text or its column's alias, or -1.
+	groupOf := func(e ast.Expr) int {
+		for g, ge := range top.GroupBy {
+			if ast.String(e) == ast.String(ge) {
+				return g
+			}
+			if c, ok := e.(*ast.ColName); ok && c.Qualifier.IsEmpty() && groupCol[g] >= 0 && strings.EqualFold(c.Name.String(), names[groupCol[g]]) {
+				return g
+			}
+		}
+		return -1
+	}
+	orderBy, limit := top.OrderBy, top.Limit
+	// In ORDER BY, GROUPING() reads the columns that say which GROUP BY
+	// columns a row rolled up.
+	for _, o := range orderBy {
+		var ok bool
+		if o.Expr, ok = replaceGrouping(o.Expr, groupOf, func(g int) ast.Expr { return &ast.ColName{Name: ast.NewColIdent(rolledUp(g))} }); !ok {
 			return "", false
 		}
 	}
-	orderBy, limit := top.OrderBy, top.Limit
 	var branches []string
 	for keep := len(top.GroupBy); keep >= 0; keep-- {
 		sel, _ := parse()
 		sel.OrderBy, sel.Limit = nil, nil
+		// In a branch, GROUPING() is a constant: 1 for the columns it
+		// rolls up, whose values are NULL outside aggregates.
+		rolledHere := func(g int) ast.Expr {
+			if g >= keep {
+				return ast.NewIntVal([]byte("1"))
+			}
+			return ast.NewIntVal([]byte("0"))
+		}
+		rolled := sel.GroupBy[keep:]
 		for i, se := range sel.SelectExprs {
 			ae := se.(*ast.AliasedExpr)
 			ae.As = ast.NewColIdent(names[i])
+			var ok bool
+			if ae.Expr, ok = replaceGrouping(ae.Expr, groupOf, rolledHere); !ok {
+				return "", false
+			}
 			for g := keep; g < len(sel.GroupBy); g++ {
 				if groupCol[g] == i {
 					ae.Expr = &ast.NullVal{}
 				}
 			}
+			ae.Expr = nullRolledUp(ae.Expr, rolled)
 		}
-		for g := range sel.GroupBy {
-			rolled := "0"
-			if g >= keep {
-				rolled = "1"
+		if sel.Having != nil {
+			var ok bool
+			if sel.Having.Expr, ok = replaceGrouping(sel.Having.Expr, groupOf, rolledHere); !ok {
+				return "", false
 			}
-			sel.SelectExprs = append(sel.SelectExprs, &ast.AliasedExpr{Expr: ast.NewIntVal([]byte(rolled)), As: ast.NewColIdent(rolledUp(g))})
+			sel.Having.Expr = nullRolledUp(sel.Having.Expr, rolled)
+		}
+		for g, ge := range top.GroupBy {
+			var value ast.Expr = &ast.NullVal{}
+			if g < keep {
+				value = ge
+				if c := groupCol[g]; c >= 0 {
+					value = top.SelectExprs[c].(*ast.AliasedExpr).Expr
+				}
+			}
+			sel.SelectExprs = append(sel.SelectExprs,
+				&ast.AliasedExpr{Expr: rolledHere(g), As: ast.NewColIdent(rolledUp(g))},
+				&ast.AliasedExpr{Expr: value, As: ast.NewColIdent(groupValue(g))})
 		}
 		sel.GroupBy = sel.GroupBy[:keep]
 		branches = append(branches, ast.String(sel))
@@ -109,8 +160,8 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 		// Each group before its subtotal, a group of NULLs first as
 		// NULL sorts first: whether a row is a subtotal of a column is
 		// told by a column of its own, not by the NULL it shows.
-		for g, c := range groupCol {
-			order = append(order, rolledUp(g), quoteIdent(names[c]))
+		for g := range groupCol {
+			order = append(order, rolledUp(g), groupValue(g))
 		}
 	}
 	cols := make([]string, len(names))
@@ -126,6 +177,87 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 	}
 	return out, true
 }
+
+// replaceGrouping is e with each GROUPING(x, y, ...) in it written as
+// MySQL computes it: a number whose bits, the last argument's lowest,
+// say which of its arguments are rolled up in a row. groupOf finds the
+// GROUP BY column an argument is, rolled the expression that says
+// whether that column is rolled up (a 0 or 1 constant, or a column
+// holding one). ok
+// is false when an argument is no GROUP BY column.
+func replaceGrouping(e ast.Expr, groupOf func(ast.Expr) int, rolled func(g int) ast.Expr) (ast.Expr, bool) {
+	var calls []*ast.FuncExpr
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if f, ok := n.(*ast.FuncExpr); ok && f.Name.EqualString("grouping") && f.Qualifier.IsEmpty() {
+			calls = append(calls, f)
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	for _, f := range calls {
+		var bits ast.Expr
+		for i, a := range f.Exprs {
+			ae, ok := a.(*ast.AliasedExpr)
+			if !ok {
+				return e, false
+			}
+			g := groupOf(ae.Expr)
+			if g < 0 {
+				return e, false
+			}
+			bit := rolled(g)
+			if shift := len(f.Exprs) - 1 - i; shift > 0 {
+				bit = &ast.BinaryExpr{Operator: ast.ShiftLeftStr, Left: bit, Right: ast.NewIntVal([]byte(strconv.Itoa(shift)))}
+			}
+			if bits == nil {
+				bits = bit
+			} else {
+				bits = &ast.BinaryExpr{Operator: ast.BitOrStr, Left: bits, Right: bit}
+			}
+		}
+		if bits == nil {
+			return e, false
+		}
+		e = ast.ReplaceExpr(e, f, &ast.ParenExpr{Expr: bits})
+	}
+	return e, true
+}
+
+// nullRolledUp is e with each of the rolled-up GROUP BY expressions it
+// reads outside an aggregate written as NULL, as a subtotal row shows
+// them (an aggregate reads the rows' values).
+func nullRolledUp(e ast.Expr, rolled ast.GroupBy) ast.Expr {
+	if len(rolled) == 0 {
+		return e
+	}
+	var found []ast.Expr
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if x, ok := n.(ast.Expr); ok {
+			for _, r := range rolled {
+				if ast.String(x) == ast.String(r) {
+					found = append(found, x)
+					return false, nil
+				}
+			}
+		}
+		switch n := n.(type) {
+		case *ast.FuncExpr:
+			return !n.IsAggregate() && n.Over == nil, nil
+		case *ast.GroupConcatExpr, *ast.Subquery:
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	for _, f := range found {
+		e = ast.ReplaceExpr(e, f, &ast.NullVal{})
+	}
+	return e
+}
+
+// groupValue names the column that holds the g-th GROUP BY column's
+// value in a branch (NULL where it is rolled up), which the rows are
+// ordered by.
+func groupValue(g int) string { return "sqlearn_group_" + strconv.Itoa(g) }
 
 // rolledUp names the column that says a row is a subtotal over the g-th
 // GROUP BY column.

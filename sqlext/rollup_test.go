@@ -25,6 +25,32 @@ func TestGroupByWithRollup(t *testing.T) {
 	})
 }
 
+// TestRollupGrouping: GROUPING() tells a subtotal's NULL from a group of
+// NULLs, as MySQL 8.0 computes it (1 where its column is rolled up; with
+// several arguments a number whose lowest bit is the last one's), in the
+// select list, HAVING and ORDER BY; and a GROUP BY column may be used
+// inside an expression rather than selected (MariaDB, the peer of the
+// other tests here, has no GROUPING()).
+func TestRollupGrouping(t *testing.T) {
+	_, db := openIn(t, t.TempDir())
+	mustExecAll(t, db, "CREATE DATABASE g", "CREATE TABLE g.s (id INT PRIMARY KEY, region VARCHAR(9), product VARCHAR(9), amount INT)",
+		"INSERT INTO g.s VALUES (1,'east','a',10),(2,'east','b',20),(3,NULL,'a',3),(4,'west','a',7)")
+	wantAnswers(t, db, "GROUPING", map[string]string{
+		"SELECT region, product, SUM(amount), GROUPING(region), GROUPING(product), GROUPING(region, product) FROM g.s GROUP BY region, product WITH ROLLUP": "NULL,a,3,0,0,0;NULL,NULL,3,0,1,1;east,a,10,0,0,0;east,b,20,0,0,0;east,NULL,30,0,1,1;west,a,7,0,0,0;west,NULL,7,0,1,1;NULL,NULL,40,1,1,3",
+		"SELECT IF(GROUPING(region), 'all', COALESCE(region, 'none')) AS r, SUM(amount) FROM g.s GROUP BY region WITH ROLLUP":                               "none,3;east,30;west,7;all,40",
+		"SELECT region, SUM(amount) FROM g.s GROUP BY region WITH ROLLUP HAVING GROUPING(region) = 0 AND SUM(amount) > 5":                                   "east,30;west,7",
+		"SELECT region, SUM(amount) AS t FROM g.s GROUP BY region WITH ROLLUP ORDER BY GROUPING(region) DESC, t":                                            "NULL,40;NULL,3;west,7;east,30",
+		// Columns only read in expressions: NULL outside aggregates in a
+		// subtotal, the rows' values inside them.
+		"SELECT CONCAT(region, '/', product) AS k, COUNT(region), MAX(product) FROM g.s GROUP BY region, product WITH ROLLUP": "NULL,0,a;NULL,0,a;east/a,1,a;east/b,1,b;NULL,2,b;west/a,1,a;NULL,1,a;NULL,3,b",
+		"SELECT SUM(amount) FROM g.s GROUP BY region WITH ROLLUP":                                                             "3;30;7;40",
+	})
+	// An argument that is not a GROUP BY column is refused.
+	if _, err := db.Exec("SELECT region, GROUPING(amount) FROM g.s GROUP BY region WITH ROLLUP"); err == nil {
+		t.Error("GROUPING of a column outside GROUP BY answered")
+	}
+}
+
 // TestRollupKeepsDecimalScale: a DECIMAL column of a WITH ROLLUP result,
 // and of a union in a derived table, shows its type's scale (it showed
 // the value's digits: 12.5 for a DECIMAL(10,2) 12.50 read back from
