@@ -247,9 +247,13 @@ func (s *Session) CommitTransaction(ctx *sql.Context, t sql.Transaction) error {
 	if len(cmd.Ops) == 0 {
 		return nil
 	}
-	err := s.p.log.Propose(ctx, storage.EncodeCommand(cmd))
+	// The encoded command holds every change now: the transaction lets
+	// its rows go before the log copies the command, so that a large
+	// transaction (a LOAD DATA of a big file) is not held twice over
+	// while it commits. It ends here whether or not the commit succeeds.
+	data := storage.EncodeCommand(cmd)
 	tx.reset()
-	return translate(err)
+	return translate(s.p.log.Propose(ctx, data))
 }
 
 func (s *Session) Rollback(ctx *sql.Context, t sql.Transaction) error {

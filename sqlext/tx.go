@@ -75,6 +75,15 @@ func newTransaction(readOnly bool) *transaction {
 func (tx *transaction) reset() {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
+	for _, t := range tx.tables {
+		// A statement's editor still holds its txTable while the
+		// statement commits: the rows go from it too, and an editor
+		// used after the commit finds the table empty.
+		t.changes, t.order, t.unique = make(map[string]*change), nil, make(map[string]string)
+		if t.keyless {
+			t.content = make(map[string][]string)
+		}
+	}
 	tx.tables = make(map[string]*txTable)
 	tx.order, tx.undo, tx.savepoints = nil, nil, nil
 	tx.checks, tx.checked = nil, nil
