@@ -42,8 +42,16 @@ var mysqlFunctions = []sql.Function{
 	scalarOfNulls("make_set", 2, math.MaxInt, fixedType(types.LongText), makeSet),
 	scalar("export_set", 3, 5, fixedType(types.LongText), exportSet),
 	scalar("makedate", 2, 2, fixedType(types.Date), makeDate),
-	scalar("maketime", 3, 3, fixedType(types.Time), makeTime),
-	scalar("sec_to_time", 1, 1, fixedType(types.Time), secToTime),
+	scalar("maketime", 3, 3, func(a []sql.Expression) sql.Type { return timeType{fsp: numberDigits(a[2])} }, makeTime),
+	scalar("sec_to_time", 1, 1, func(a []sql.Expression) sql.Type { return timeType{fsp: numberDigits(a[0])} }, secToTime),
+	scalar("timediff", 2, 2, func(a []sql.Expression) sql.Type {
+		return timeType{fsp: max(timeArgDigits(a[0]), timeArgDigits(a[1]))}
+	}, func(ctx *sql.Context, v []any) (any, error) {
+		return engineCall(ctx, func(a ...sql.Expression) (sql.Expression, error) { return function.NewTimeDiff(a[0], a[1]), nil }, v)
+	}),
+	scalar("time", 1, 1, func(a []sql.Expression) sql.Type { return timeType{fsp: timeArgDigits(a[0])} }, func(ctx *sql.Context, v []any) (any, error) {
+		return engineCall(ctx, func(a ...sql.Expression) (sql.Expression, error) { return function.NewTime(a[0]), nil }, v)
+	}),
 	scalar("period_add", 2, 2, fixedType(types.Int64), func(_ *sql.Context, v []any) (any, error) {
 		n, err := ints(v...)
 		if err != nil {
@@ -688,6 +696,23 @@ func secondsText(s float64) string {
 		t = "0" + t
 	}
 	return t
+}
+
+// numberDigits is the fractional digits of the TIME that MAKETIME or
+// SEC_TO_TIME makes of a number, as MySQL counts them: none for an
+// integer, a DECIMAL's scale, a temporal value's own, and six (the most)
+// for a float or text.
+func numberDigits(e sql.Expression) int {
+	t := e.Type()
+	switch {
+	case types.IsInteger(t), types.IsYear(t), types.IsBit(t):
+		return 0
+	case types.IsDecimal(t):
+		return min(int(t.(sql.DecimalType).Scale()), maxTimeDigits)
+	case isTimeType(t), types.IsTime(t):
+		return fractionDigits(t)
+	}
+	return maxTimeDigits
 }
 
 func timeValue(ctx *sql.Context, s string) (any, error) {

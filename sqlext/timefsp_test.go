@@ -172,6 +172,34 @@ func TestTimeFractionsInPreparedStatements(t *testing.T) {
 	})
 }
 
+// TestComputedTimeDigits: TIMEDIFF, TIME(), SEC_TO_TIME and MAKETIME
+// give a TIME with MySQL's fractional digits: those of their temporal
+// arguments (of a string literal as written, six for other text), of an
+// exact number's scale, six for a float; in text and in binary results,
+// which the driver writes by the column's decimals. The engine gave six
+// digits when a value had a fraction and none otherwise, and reported no
+// decimals, so binary results dropped the fraction.
+func TestComputedTimeDigits(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE td",
+		"CREATE TABLE td.t (id INT PRIMARY KEY, a TIME(2), b TIME, d DATETIME(3), s VARCHAR(20))",
+		"INSERT INTO td.t VALUES (1, '10:00:00.25', '09:00:00', '2024-01-01 10:00:00.125', '11:00:00.5')")
+	want := map[string]string{
+		"SELECT TIMEDIFF('00:00:01.5', '00:00:01'), TIMEDIFF('10:00:00', '09:00:00'), TIMEDIFF('2024-01-02 00:00:00.25', '2024-01-01 00:00:00')": "00:00:00.5,01:00:00,24:00:00.25",
+		"SELECT SEC_TO_TIME(1.25), SEC_TO_TIME(3661), SEC_TO_TIME(1.5e0), MAKETIME(1, 2, 3.5), MAKETIME(1, 2, 3)":                                "00:00:01.25,01:01:01,00:00:01.500000,01:02:03.5,01:02:03",
+		"SELECT TIME('2024-01-01 10:00:00.5'), TIME('10:00'), ADDTIME(TIMEDIFF('00:00:01.5', '00:00:01'), '00:00:01')":                           "10:00:00.5,10:00:00,00:00:01.5",
+		"SELECT TIMEDIFF(a, b), TIMEDIFF(b, a), TIME(d), TIMEDIFF(s, b), TIME(a), TIME(s), TIMEDIFF(NULL, b) FROM td.t":                          "01:00:00.25,-01:00:00.25,10:00:00.125,02:00:00.500000,10:00:00.25,11:00:00.500000,NULL",
+	}
+	wantAnswers(t, db, "text rows", want)
+	// Binary rows (the driver prepares a statement with arguments).
+	for q, w := range want {
+		if got := flat(queryStrings(t, db, q+" LIMIT ?", 1)); got != w {
+			t.Errorf("binary %s = %q, want %q", q, got, w)
+		}
+	}
+}
+
 // TestTimeTypesInSchema: SHOW CREATE TABLE, SHOW COLUMNS, DESCRIBE and
 // information_schema.COLUMNS name a TIME column time and a TIME(n)
 // time(n), with n as its DATETIME_PRECISION; the engine named every TIME
