@@ -79,6 +79,8 @@ var mysqlFunctions = []sql.Function{
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	}),
 	scalar("curdate", 0, 0, fixedType(types.Date), currentDate),
+	scalar("curtime", 0, 1, currentTimeType, currentTime),
+	scalar("current_time", 0, 1, currentTimeType, currentTime),
 	scalar("current_date", 0, 0, fixedType(types.Date), currentDate),
 	scalar("utc_time", 0, 1, fixedType(types.Time), func(ctx *sql.Context, _ []any) (any, error) {
 		t := ctx.QueryTime().UTC()
@@ -656,6 +658,48 @@ func makeTime(ctx *sql.Context, v []any) (any, error) {
 		sign, h = "-", -h
 	}
 	return timeValue(ctx, fmt.Sprintf("%s%d:%02d:%s", sign, h, m, secondsText(s)))
+}
+
+// currentTimeType is CURTIME(n)'s: a TIME(n), n given as a constant
+// (TIME(0) without it).
+func currentTimeType(args []sql.Expression) sql.Type {
+	if len(args) == 0 {
+		return timeType{}
+	}
+	if lit, ok := args[0].(*expression.Literal); ok {
+		if n, err := int64Of(lit.Value()); err == nil && n >= 0 && n <= maxTimeDigits {
+			return timeType{fsp: int(n)}
+		}
+	}
+	return timeType{fsp: maxTimeDigits}
+}
+
+// currentTime is CURTIME([n]): the time of day of NOW(), in the session's
+// time zone, cut to n fractional digits. The engine's gave no digits
+// whatever n was, and refused an n past 6 with error 1105 naming NOW.
+func currentTime(ctx *sql.Context, v []any) (any, error) {
+	digits := int64(0)
+	if len(v) > 0 {
+		n, err := int64Of(v[0])
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 || n > maxTimeDigits {
+			return nil, tooBigPrecision(strconv.FormatInt(n, 10), "curtime")
+		}
+		digits = n
+	}
+	now, err := function.NewNow(expression.NewLiteral(int8(maxTimeDigits), types.Int8))
+	if err != nil {
+		return nil, err
+	}
+	nv, err := now.Eval(ctx, nil)
+	t, ok := nv.(time.Time)
+	if err != nil || !ok {
+		return nil, err
+	}
+	us := int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+	return roundTimespan(types.Time.MicrosecondsToTimespan(us), int(digits), true), nil
 }
 
 // currentDate is CURDATE(): the date of NOW(), in the session's time

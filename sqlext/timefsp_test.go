@@ -3,6 +3,7 @@ package sqlext_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -198,6 +199,23 @@ func TestComputedTimeDigits(t *testing.T) {
 			t.Errorf("binary %s = %q, want %q", q, got, w)
 		}
 	}
+	// CURTIME(n) has n digits (the engine gave none), and is the
+	// session's time of day, as NOW() is.
+	conn, exec := oneSession(t, db)
+	if err := exec("SET time_zone = '+05:00'"); err != nil {
+		t.Fatal(err)
+	}
+	var c0, c3, c6 string
+	var same int
+	if err := conn.QueryRowContext(t.Context(), "SELECT CURTIME(), CURTIME(3), CURRENT_TIME(6), CURTIME() = TIME(NOW())").Scan(&c0, &c3, &c6, &same); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^\d\d:\d\d:\d\d$`).MatchString(c0) || !regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3}$`).MatchString(c3) ||
+		!regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{6}$`).MatchString(c6) || same != 1 {
+		t.Errorf("CURTIME(), CURTIME(3), CURRENT_TIME(6), CURTIME() = TIME(NOW()): %s, %s, %s, %d", c0, c3, c6, same)
+	}
+	_, err := db.Exec("SELECT CURTIME(7)")
+	wantMySQLError(t, err, 1426, "42000")
 }
 
 // TestTimeTypesInSchema: SHOW CREATE TABLE, SHOW COLUMNS, DESCRIBE and
