@@ -79,13 +79,12 @@ var mysqlFunctions = []sql.Function{
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	}),
 	scalar("curdate", 0, 0, fixedType(types.Date), currentDate),
-	scalar("curtime", 0, 1, currentTimeType, currentTime),
-	scalar("current_time", 0, 1, currentTimeType, currentTime),
+	scalar("curtime", 0, 1, currentTimeType, timeOfDay("curtime", sessionNow)),
+	scalar("current_time", 0, 1, currentTimeType, timeOfDay("current_time", sessionNow)),
 	scalar("current_date", 0, 0, fixedType(types.Date), currentDate),
-	scalar("utc_time", 0, 1, fixedType(types.Time), func(ctx *sql.Context, _ []any) (any, error) {
-		t := ctx.QueryTime().UTC()
-		return timeValue(ctx, fmt.Sprintf("%02d:%02d:%02d", t.Hour(), t.Minute(), t.Second()))
-	}),
+	scalar("utc_time", 0, 1, currentTimeType, timeOfDay("utc_time", func(ctx *sql.Context) (time.Time, error) {
+		return ctx.QueryTime().UTC(), nil
+	})),
 	finite("pow", 2, math.Pow),
 	finite("power", 2, math.Pow),
 	finite("exp", 1, func(x, _ float64) float64 { return math.Exp(x) }),
@@ -660,8 +659,8 @@ func makeTime(ctx *sql.Context, v []any) (any, error) {
 	return timeValue(ctx, fmt.Sprintf("%s%d:%02d:%s", sign, h, m, secondsText(s)))
 }
 
-// currentTimeType is CURTIME(n)'s: a TIME(n), n given as a constant
-// (TIME(0) without it).
+// currentTimeType is CURTIME(n)'s and UTC_TIME(n)'s: a TIME(n), n given
+// as a constant (TIME(0) without it).
 func currentTimeType(args []sql.Expression) sql.Type {
 	if len(args) == 0 {
 		return timeType{}
@@ -674,44 +673,54 @@ func currentTimeType(args []sql.Expression) sql.Type {
 	return timeType{fsp: maxTimeDigits}
 }
 
-// currentTime is CURTIME([n]): the time of day of NOW(), in the session's
-// time zone, cut to n fractional digits. The engine's gave no digits
-// whatever n was, and refused an n past 6 with error 1105 naming NOW.
-func currentTime(ctx *sql.Context, v []any) (any, error) {
-	digits := int64(0)
-	if len(v) > 0 {
-		n, err := int64Of(v[0])
+// timeOfDay is CURTIME([n]) or UTC_TIME([n]), the function name: the
+// time of day of what now gives, cut to n fractional digits. The
+// engine's CURTIME gave no digits whatever n was (and refused an n past
+// 6 with error 1105 naming NOW), and UTC_TIME none.
+func timeOfDay(name string, now func(*sql.Context) (time.Time, error)) func(*sql.Context, []any) (any, error) {
+	return func(ctx *sql.Context, v []any) (any, error) {
+		digits := int64(0)
+		if len(v) > 0 {
+			n, err := int64Of(v[0])
+			if err != nil {
+				return nil, err
+			}
+			if n < 0 || n > maxTimeDigits {
+				return nil, tooBigPrecision(strconv.FormatInt(n, 10), name)
+			}
+			digits = n
+		}
+		t, err := now(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if n < 0 || n > maxTimeDigits {
-			return nil, tooBigPrecision(strconv.FormatInt(n, 10), "curtime")
-		}
-		digits = n
+		us := int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+		return roundTimespan(types.Time.MicrosecondsToTimespan(us), int(digits), true), nil
 	}
+}
+
+// sessionNow is NOW(6): the statement's time in the session's time zone.
+func sessionNow(ctx *sql.Context) (time.Time, error) {
 	now, err := function.NewNow(expression.NewLiteral(int8(maxTimeDigits), types.Int8))
 	if err != nil {
-		return nil, err
+		return time.Time{}, err
 	}
-	nv, err := now.Eval(ctx, nil)
-	t, ok := nv.(time.Time)
-	if err != nil || !ok {
-		return nil, err
+	v, err := now.Eval(ctx, nil)
+	if err != nil {
+		return time.Time{}, err
 	}
-	us := int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
-	return roundTimespan(types.Time.MicrosecondsToTimespan(us), int(digits), true), nil
+	t, ok := v.(time.Time)
+	if !ok {
+		return time.Time{}, fmt.Errorf("sqlext: NOW() gave a %T", v)
+	}
+	return t, nil
 }
 
 // currentDate is CURDATE(): the date of NOW(), in the session's time
 // zone as NOW() is (the engine's took the server's).
 func currentDate(ctx *sql.Context, _ []any) (any, error) {
-	now, err := function.NewNow()
+	t, err := sessionNow(ctx)
 	if err != nil {
-		return nil, err
-	}
-	v, err := now.Eval(ctx, nil)
-	t, ok := v.(time.Time)
-	if err != nil || !ok {
 		return nil, err
 	}
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,17 +206,30 @@ func TestComputedTimeDigits(t *testing.T) {
 	if err := exec("SET time_zone = '+05:00'"); err != nil {
 		t.Fatal(err)
 	}
-	var c0, c3, c6 string
-	var same int
-	if err := conn.QueryRowContext(t.Context(), "SELECT CURTIME(), CURTIME(3), CURRENT_TIME(6), CURTIME() = TIME(NOW())").Scan(&c0, &c3, &c6, &same); err != nil {
+	var c0, c3, c6, u2 string
+	var same, utcSame int
+	if err := conn.QueryRowContext(t.Context(), "SELECT CURTIME(), CURTIME(3), CURRENT_TIME(6), CURTIME() = TIME(NOW()), UTC_TIME(2), MOD(TIME_TO_SEC(UTC_TIME()) - TIME_TO_SEC(TIME(UTC_TIMESTAMP())) + 86401, 86400) < 3").Scan(&c0, &c3, &c6, &same, &u2, &utcSame); err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`^\d\d:\d\d:\d\d$`).MatchString(c0) || !regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3}$`).MatchString(c3) ||
-		!regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{6}$`).MatchString(c6) || same != 1 {
-		t.Errorf("CURTIME(), CURTIME(3), CURRENT_TIME(6), CURTIME() = TIME(NOW()): %s, %s, %s, %d", c0, c3, c6, same)
+	for _, c := range []struct {
+		v      string
+		digits int
+	}{{c0, 0}, {c3, 3}, {c6, 6}, {u2, 2}} {
+		layout := `^\d\d:\d\d:\d\d$`
+		if c.digits > 0 {
+			layout = `^\d\d:\d\d:\d\d\.\d{` + strconv.Itoa(c.digits) + `}$`
+		}
+		if !regexp.MustCompile(layout).MatchString(c.v) {
+			t.Errorf("%q has not %d digits", c.v, c.digits)
+		}
 	}
-	_, err := db.Exec("SELECT CURTIME(7)")
-	wantMySQLError(t, err, 1426, "42000")
+	if same != 1 || utcSame != 1 {
+		t.Errorf("CURTIME() = TIME(NOW()): %d, UTC_TIME() within a second of UTC_TIMESTAMP(): %d", same, utcSame)
+	}
+	for _, q := range []string{"SELECT CURTIME(7)", "SELECT UTC_TIME(7)"} {
+		_, err := db.Exec(q)
+		wantMySQLError(t, err, 1426, "42000")
+	}
 }
 
 // TestTimeTypesInSchema: SHOW CREATE TABLE, SHOW COLUMNS, DESCRIBE and
