@@ -626,8 +626,9 @@ func addTimeType(args []sql.Expression) sql.Type {
 }
 
 // timeArgDigits is the fractional digits of the TIME argument of
-// ADDTIME, SUBTIME or TIMESTAMP: those of a string literal as written,
-// six for another string or a float, a DECIMAL's scale.
+// ADDTIME, SUBTIME or TIMESTAMP, or of the argument of TIME() or
+// TIMEDIFF: those of the time a string literal starts with, six for
+// another string or a float, a DECIMAL's scale.
 func timeArgDigits(e sql.Expression) int {
 	t := e.Type()
 	switch {
@@ -640,8 +641,14 @@ func timeArgDigits(e sql.Expression) int {
 	case types.IsFloat(t):
 		return 6
 	case types.IsText(t):
+		if p, ok := e.(*temporalPrefix); ok {
+			e = p.Expression // text read by the time it starts with
+		}
 		if lit, ok := e.(*expression.Literal); ok {
 			if s, ok := lit.Value().(string); ok {
+				if v, _, ok := scanTime(s); ok {
+					return v.digits
+				}
 				if _, frac, ok := strings.Cut(s, "."); ok {
 					return min(len(strings.TrimSpace(frac)), 6)
 				}
