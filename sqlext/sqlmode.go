@@ -14,9 +14,9 @@ import (
 // mysqlSQLMode is MySQL 8.0's default sql_mode. The engine's default had
 // only ONLY_FULL_GROUP_BY, STRICT_TRANS_TABLES and
 // NO_ENGINE_SUBSTITUTION, and implemented neither NO_ZERO_DATE (see
-// storedDate) nor ERROR_FOR_DIVISION_BY_ZERO (divisionRule). NO_ZERO_IN_DATE
-// needs nothing more: the engine's dates cannot hold a zero month or
-// day, and refuses them in every mode.
+// storedDate) nor ERROR_FOR_DIVISION_BY_ZERO (divisionRule).
+// NO_ZERO_IN_DATE needs nothing more: the engine's dates cannot hold a
+// zero month or day, and refuses them in every mode.
 const mysqlSQLMode = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
 func init() {
@@ -100,8 +100,8 @@ func divides(n sql.Node) bool {
 // divisionChecked is a value stored by a statement that divides. seen,
 // shared by the statement's values, is how many of the statement's
 // warnings have been looked at (the engine clears them as a statement
-// starts). It is no storeWrapper, so that the rules
-// for the value's column still wrap it.
+// starts, and plans each statement anew). It is no storeWrapper, so
+// that the rules for the value's column still wrap it.
 type divisionChecked struct {
 	sql.Expression
 	seen *atomic.Int64
