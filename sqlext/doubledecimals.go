@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -107,6 +108,14 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 				out = append([]sql.Expression(nil), cols...)
 			}
 			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: decimalJSON{}} })
+			continue
+		}
+		if digits, ok := nowDigits(inner); ok {
+			// NOW(n) and its synonyms: the engine typed them DATETIME(6).
+			if out == nil {
+				out = append([]sql.Expression(nil), cols...)
+			}
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: datetimeOf(digits)} })
 			continue
 		}
 		if dt, ok := inner.Type().(sql.DatetimeType); ok && types.IsTimestampType(dt) {
@@ -370,4 +379,23 @@ func fixedDecimalsText(f float64, decimals int) string {
 		s += "."
 	}
 	return s + strings.Repeat("0", decimals-frac)
+}
+
+// nowDigits is the n of NOW(n) (also CURRENT_TIMESTAMP, LOCALTIME,
+// LOCALTIMESTAMP and SYSDATE) when e is one with an n below six, whose
+// values the engine cuts to n digits but types DATETIME(6).
+func nowDigits(e sql.Expression) (int, bool) {
+	now, ok := e.(*function.Now)
+	if !ok || len(now.Children()) != 1 {
+		return 0, false
+	}
+	lit, ok := now.Children()[0].(*expression.Literal)
+	if !ok {
+		return 0, false
+	}
+	n, err := int64Of(lit.Value())
+	if err != nil || n < 0 || n >= maxTimeDigits {
+		return 0, false
+	}
+	return int(n), true
 }

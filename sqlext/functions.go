@@ -82,6 +82,7 @@ var mysqlFunctions = []sql.Function{
 	scalar("curtime", 0, 1, currentTimeType, timeOfDay("curtime", sessionNow)),
 	scalar("current_time", 0, 1, currentTimeType, timeOfDay("current_time", sessionNow)),
 	scalar("current_date", 0, 0, fixedType(types.Date), currentDate),
+	scalar("utc_timestamp", 0, 1, func(a []sql.Expression) sql.Type { return datetimeOf(fractionDigits(currentTimeType(a))) }, utcTimestamp),
 	scalar("utc_time", 0, 1, currentTimeType, timeOfDay("utc_time", func(ctx *sql.Context) (time.Time, error) {
 		return ctx.QueryTime().UTC(), nil
 	})),
@@ -679,24 +680,45 @@ func currentTimeType(args []sql.Expression) sql.Type {
 // 6 with error 1105 naming NOW), and UTC_TIME none.
 func timeOfDay(name string, now func(*sql.Context) (time.Time, error)) func(*sql.Context, []any) (any, error) {
 	return func(ctx *sql.Context, v []any) (any, error) {
-		digits := int64(0)
-		if len(v) > 0 {
-			n, err := int64Of(v[0])
-			if err != nil {
-				return nil, err
-			}
-			if n < 0 || n > maxTimeDigits {
-				return nil, tooBigPrecision(strconv.FormatInt(n, 10), name)
-			}
-			digits = n
+		digits, err := fractionArg(name, v)
+		if err != nil {
+			return nil, err
 		}
 		t, err := now(ctx)
 		if err != nil {
 			return nil, err
 		}
 		us := int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
-		return roundTimespan(types.Time.MicrosecondsToTimespan(us), int(digits), true), nil
+		return roundTimespan(types.Time.MicrosecondsToTimespan(us), digits, true), nil
 	}
+}
+
+// utcTimestamp is UTC_TIMESTAMP([n]): the statement's time in UTC, cut to
+// n fractional digits. The engine's ignored n and gave six digits.
+func utcTimestamp(ctx *sql.Context, v []any) (any, error) {
+	digits, err := fractionArg("utc_timestamp", v)
+	if err != nil {
+		return nil, err
+	}
+	t := ctx.QueryTime().UTC()
+	unit := time.Duration(pow10(maxTimeDigits-digits)) * time.Microsecond
+	return t.Truncate(unit), nil
+}
+
+// fractionArg is the fractional digits the optional argument of the
+// function name asks for: 0 without one, error 1426 past 6.
+func fractionArg(name string, v []any) (int, error) {
+	if len(v) == 0 {
+		return 0, nil
+	}
+	n, err := int64Of(v[0])
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 || n > maxTimeDigits {
+		return 0, tooBigPrecision(strconv.FormatInt(n, 10), name)
+	}
+	return int(n), nil
 }
 
 // sessionNow is NOW(6): the statement's time in the session's time zone.
