@@ -71,7 +71,8 @@ func storesRows(n sql.Node) bool {
 }
 
 // divides reports whether n holds a division or modulo anywhere, an
-// INSERT's source (which is not among its children) included.
+// INSERT's source (which is not among its children) and subqueries
+// included.
 func divides(n sql.Node) bool {
 	found := false
 	var inspect func(n sql.Node)
@@ -84,9 +85,13 @@ func divides(n sql.Node) bool {
 				inspect(ins.Source)
 			}
 			transform.InspectExpressions(n, func(e sql.Expression) bool {
-				switch e.(type) {
+				switch e := e.(type) {
 				case *expression.Div, *expression.IntDiv, *expression.Mod, *modulo, *intDiv:
 					found = true
+				case *plan.Subquery:
+					if !found && e.Query != nil {
+						inspect(e.Query)
+					}
 				}
 				return !found
 			})

@@ -42,6 +42,8 @@ func TestDivisionByZeroStored(t *testing.T) {
 		"INSERT INTO dz.t VALUES (2, 1, MOD(7.5, 0))",
 		"INSERT INTO dz.t VALUES (2, 1, 1), (3, 7 DIV 0, 1)",
 		"INSERT INTO dz.t VALUES (2, 1 / (SELECT 0), NULL)",
+		"INSERT INTO dz.t VALUES (2, (SELECT MAX(n) / 0 FROM dz.t), NULL)",
+		"UPDATE dz.t SET d = (SELECT 1 % 0)",
 		"INSERT INTO dz.t SELECT id + 1, n / 0, d FROM dz.t",
 		"INSERT INTO dz.t SELECT id + 1, n, d FROM dz.t WHERE n / 0 IS NULL",
 		"UPDATE dz.t SET n = n / 0",
