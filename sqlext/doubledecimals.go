@@ -382,20 +382,13 @@ func fixedDecimalsText(f float64, decimals int) string {
 }
 
 // nowDigits is the n of NOW(n) (also CURRENT_TIMESTAMP, LOCALTIME,
-// LOCALTIMESTAMP and SYSDATE) when e is one with an n below six, whose
-// values the engine cuts to n digits but types DATETIME(6).
+// LOCALTIMESTAMP and SYSDATE) when e is one with a constant n below six,
+// whose values the engine cuts to n digits but types DATETIME(6).
 func nowDigits(e sql.Expression) (int, bool) {
 	now, ok := e.(*function.Now)
 	if !ok || len(now.Children()) != 1 {
 		return 0, false
 	}
-	lit, ok := now.Children()[0].(*expression.Literal)
-	if !ok {
-		return 0, false
-	}
-	n, err := int64Of(lit.Value())
-	if err != nil || n < 0 || n >= maxTimeDigits {
-		return 0, false
-	}
-	return int(n), true
+	n := constantDigits(now.Children())
+	return n, n < maxTimeDigits
 }

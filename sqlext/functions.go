@@ -82,7 +82,7 @@ var mysqlFunctions = []sql.Function{
 	scalar("curtime", 0, 1, currentTimeType, timeOfDay("curtime", sessionNow)),
 	scalar("current_time", 0, 1, currentTimeType, timeOfDay("current_time", sessionNow)),
 	scalar("current_date", 0, 0, fixedType(types.Date), currentDate),
-	scalar("utc_timestamp", 0, 1, func(a []sql.Expression) sql.Type { return datetimeOf(fractionDigits(currentTimeType(a))) }, utcTimestamp),
+	scalar("utc_timestamp", 0, 1, func(a []sql.Expression) sql.Type { return datetimeOf(constantDigits(a)) }, utcTimestamp),
 	scalar("utc_time", 0, 1, currentTimeType, timeOfDay("utc_time", func(ctx *sql.Context) (time.Time, error) {
 		return ctx.QueryTime().UTC(), nil
 	})),
@@ -660,18 +660,24 @@ func makeTime(ctx *sql.Context, v []any) (any, error) {
 	return timeValue(ctx, fmt.Sprintf("%s%d:%02d:%s", sign, h, m, secondsText(s)))
 }
 
-// currentTimeType is CURTIME(n)'s and UTC_TIME(n)'s: a TIME(n), n given
-// as a constant (TIME(0) without it).
+// currentTimeType is CURTIME(n)'s and UTC_TIME(n)'s: a TIME(n).
 func currentTimeType(args []sql.Expression) sql.Type {
+	return timeType{fsp: constantDigits(args)}
+}
+
+// constantDigits is the n of a function's optional precision argument,
+// CURTIME(n) or NOW(n): 0 without one, six (the most) unless it is a
+// constant from 0 to 6.
+func constantDigits(args []sql.Expression) int {
 	if len(args) == 0 {
-		return timeType{}
+		return 0
 	}
 	if lit, ok := args[0].(*expression.Literal); ok {
 		if n, err := int64Of(lit.Value()); err == nil && n >= 0 && n <= maxTimeDigits {
-			return timeType{fsp: int(n)}
+			return int(n)
 		}
 	}
-	return timeType{fsp: maxTimeDigits}
+	return maxTimeDigits
 }
 
 // timeOfDay is CURTIME([n]) or UTC_TIME([n]), the function name: the
