@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sqlearn/sqlearn/matrix"
+	"github.com/sqlearn/sqlearn/optimizer/hybrid"
 	"github.com/sqlearn/sqlearn/optimizer/lang"
 )
 
@@ -19,6 +20,10 @@ func runFused(t *testing.T, src string, env Env, fuse bool) (Result, int) {
 	t.Helper()
 	opts := testOptions(true)
 	opts.ElementwiseFusion = fuse
+	// Full evaluation every iteration: hybrid evaluation chooses by
+	// measured times, so two runs of a loop may take different (equally
+	// exact to the tolerance, not bit for bit equal) paths.
+	opts.IterationMode = hybrid.ModeFull
 	prog, err := lang.Parse(src)
 	if err != nil {
 		t.Fatal(err)
