@@ -56,7 +56,7 @@ func init() {
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(generatedInputRule, generatedInputs)
 	onEveryStatement(jsonNullRule, jsonNulls)
-	onEveryStatement(divisionRule, divisionStores)
+	onEveryStatement(strictWarningRule, strictWarningStores)
 	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(onDupGeneratedRule, onDupGenerated)
 	onEveryStatement(jsonDecimalArgsRule, jsonDecimalArgs)

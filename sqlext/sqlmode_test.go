@@ -110,3 +110,36 @@ func TestZeroDateStored(t *testing.T) {
 	mustExec(t, db, "SET SESSION sql_mode = DEFAULT")
 	wantAnswers(t, db, "stored", map[string]string{"SELECT COUNT(*) FROM zd.t": "4"})
 }
+
+// TestStrictWarningsStored: in strict mode a value that is no date or
+// time, read anywhere in a statement that stores rows, is MySQL's error
+// 1292 with the warning's text, and the statement leaves nothing; under
+// IGNORE or outside strict mode it is NULL with the warning, as in a
+// query. The answers are MariaDB 10.11's; the engine stored the NULL.
+func TestStrictWarningsStored(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := connect(t, addr, "")
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db,
+		"CREATE DATABASE sw",
+		"CREATE TABLE sw.t (id INT PRIMARY KEY, d DATE, s VARCHAR(20))",
+		"INSERT INTO sw.t VALUES (1, '2024-01-15', 'junk')")
+	for _, q := range []string{
+		"INSERT INTO sw.t VALUES (2, DATE('junk'), NULL)",
+		"INSERT INTO sw.t VALUES (2, '2024-01-01', NULL), (3, DATE('junk'), NULL)",
+		"INSERT INTO sw.t SELECT 2, DATE(s), s FROM sw.t",
+		"UPDATE sw.t SET d = DATE('junk')",
+	} {
+		_, err := db.Exec(q)
+		wantMySQLError(t, err, 1292, "22007")
+		if me := new(mysql.MySQLError); errors.As(err, &me) && me.Message != "Incorrect datetime value: 'junk'" {
+			t.Errorf("%s: %q", q, me.Message)
+		}
+	}
+	wantAnswers(t, db, "after refusals", map[string]string{"SELECT id, d FROM sw.t": "1,2024-01-15T00:00:00Z"})
+	wantWarnings(t, db, "INSERT IGNORE INTO sw.t VALUES (2, DATE('junk'), NULL)", "1292 Incorrect datetime value: 'junk'")
+	mustExec(t, db, "SET SESSION sql_mode = ''")
+	wantWarnings(t, db, "INSERT INTO sw.t VALUES (3, DATE('junk'), NULL)", "1292 Incorrect datetime value: 'junk'")
+	mustExec(t, db, "SET SESSION sql_mode = DEFAULT")
+	wantAnswers(t, db, "stored", map[string]string{"SELECT id, COALESCE(d, 'null') FROM sw.t ORDER BY id": "1,2024-01-15 00:00:00;2,null;3,null"})
+}
