@@ -501,7 +501,8 @@ func defaultWeekFormat(ctx *sql.Context) int64 {
 // default_week_format (0 unless set); and TIMESTAMPDIFF
 // (timestampDiff). It also has a date compared with a number compared
 // as MySQL compares them (datesAgainstNumbers), and a number in date
-// arithmetic read as a date (numbersAsDates).
+// arithmetic read as a date (numbersAsDates), and a CASE that gives
+// dates or times and other values gives text (caseAsText).
 const dateFunctionRule analyzer.RuleId = 9988
 
 func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -518,6 +519,10 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		case *function.FromUnixtime, *function.ConvertTz:
 			if f := withArgumentDigits(e); f != nil { // datetimedigits.go
 				return f, transform.NewTree, nil
+			}
+		case *expression.Case:
+			if c := caseAsText(x); c != nil { // numfuncs.go
+				return c, transform.NewTree, nil
 			}
 		}
 		if e, same, err := numbersAsDates(e); same == transform.NewTree || err != nil {

@@ -479,6 +479,24 @@ func choiceFunction(name string, arity, first int, engine func(...sql.Expression
 			return e, err
 		}
 		ts := argTypes(args[first:])
+		if temporalAmongOthers(ts) {
+			// Dates or times with text or numbers: text, each date or
+			// time written as its type writes it (the engine typed
+			// COALESCE(d, 'n/a') of a DATE d a DATETIME, and failed on a
+			// TIME with 1105).
+			args = append([]sql.Expression(nil), args...)
+			for i := first; i < len(args); i++ {
+				if isTemporal(args[i].Type()) {
+					args[i] = &asText{Expression: args[i]}
+				} else if text := decimalAsText(args[i]); text != nil {
+					args[i] = text
+				}
+			}
+			if e, err = engine(args...); err != nil {
+				return nil, err
+			}
+			return &choice{Expression: e, typ: types.LongText, build: build}, nil
+		}
 		typ, ok := mergedNumber(ts, false)
 		if _, numbers := mergedNumber(ts, true); !ok && numbers {
 			// Text and numbers: text, a DECIMAL written with its scale.
@@ -550,6 +568,64 @@ func (c *choice) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 	}
 	return float64Of(v)
+}
+
+// isTemporal reports whether t is a DATE, DATETIME, TIMESTAMP or TIME.
+func isTemporal(t sql.Type) bool {
+	return types.IsTime(t) || isTimeType(t) || types.IsTimespan(t)
+}
+
+// temporalAmongOthers reports whether ts, the types of the values one of
+// which an expression gives, mix dates or times with other values (text,
+// numbers), which MySQL gives as text.
+func temporalAmongOthers(ts []sql.Type) bool {
+	temporal, other := false, false
+	for _, t := range ts {
+		switch {
+		case t == types.Null:
+		case isTemporal(t):
+			temporal = true
+		default:
+			other = true
+		}
+	}
+	return temporal && other
+}
+
+// caseAsText is a CASE whose results mix dates or times with other
+// values (temporalAmongOthers) with each of them given as text, which
+// is MySQL's type for it; nil for another CASE. The engine typed CASE
+// ... THEN d ELSE 'x' END of a DATE d a DATETIME, and gave a TIME the
+// empty string.
+func caseAsText(c *expression.Case) sql.Expression {
+	var ts []sql.Type
+	for _, b := range c.Branches {
+		ts = append(ts, b.Value.Type())
+	}
+	if c.Else != nil {
+		ts = append(ts, c.Else.Type())
+	}
+	if !temporalAmongOthers(ts) {
+		return nil
+	}
+	text := func(e sql.Expression) sql.Expression {
+		if isTemporal(e.Type()) {
+			return &asText{Expression: e}
+		}
+		if d := decimalAsText(e); d != nil {
+			return d
+		}
+		return e
+	}
+	branches := make([]expression.CaseBranch, len(c.Branches))
+	for i, b := range c.Branches {
+		branches[i] = expression.CaseBranch{Cond: b.Cond, Value: text(b.Value)}
+	}
+	var otherwise sql.Expression
+	if c.Else != nil {
+		otherwise = text(c.Else)
+	}
+	return expression.NewCase(c.Expr, branches, otherwise)
 }
 
 // variadic2 and variadic3 are an engine function of two or three
