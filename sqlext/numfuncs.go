@@ -467,7 +467,8 @@ func roundDouble(f float64, d int64) float64 {
 // signed -7 is a DECIMAL(20,0), so that -7 stays -7, where the engine
 // took u's type and sent 18446744073709551609. Numbers and text give
 // text (the engine typed IFNULL(1, 'x') an integer, and sent 'x' as
-// one). Other arguments keep the engine's typing.
+// one), and so do dates or times with text or numbers (each written as
+// its type writes it). Other arguments keep the engine's typing.
 func choiceFunction(name string, arity, first int, engine func(...sql.Expression) (sql.Expression, error)) sql.Function {
 	var build func(args ...sql.Expression) (sql.Expression, error)
 	build = func(args ...sql.Expression) (sql.Expression, error) {
