@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -89,11 +90,14 @@ func deferred(args []sql.Expression) bool {
 // is 2, with warning 1292), and NULL when any argument is. The engine's
 // refused a DECIMAL argument ("unsupported type"), failed on a BIGINT
 // UNSIGNED met with a negative number, and compared text with a number
-// as text. Strings alone, and dates and times, go to the engine's
-// function.
+// as text. Dates among text or numbers are compared as dates
+// (datesMinMax); strings alone, and times, go to the engine's function.
 func minMaxFunction(name string, greatest bool, engine func(...sql.Expression) (sql.Expression, error)) sql.Function {
 	var build func(args ...sql.Expression) (sql.Expression, error)
 	build = func(args ...sql.Expression) (sql.Expression, error) {
+		if len(args) >= 2 && datesAmongOthers(argTypes(args)) {
+			return datesMinMax(name, greatest, args), nil
+		}
 		typ, ok := mergedNumber(argTypes(args), true)
 		switch {
 		case len(args) < 2 || !ok && !deferred(args):
@@ -106,6 +110,65 @@ func minMaxFunction(name string, greatest bool, engine func(...sql.Expression) (
 		return &minMax{scalarFunc: f, greatest: greatest, build: build}, nil
 	}
 	return sql.FunctionN{Name: name, Fn: build}
+}
+
+// datesAmongOthers reports whether ts, GREATEST's or LEAST's argument
+// types, hold a date (DATE, DATETIME, TIMESTAMP) and otherwise dates,
+// text or numbers: MySQL compares such arguments as dates.
+func datesAmongOthers(ts []sql.Type) bool {
+	dates := false
+	for _, t := range ts {
+		switch {
+		case t == types.Null, types.IsText(t), types.IsNumber(t):
+		case types.IsTime(t):
+			dates = true
+		default:
+			return false
+		}
+	}
+	return dates
+}
+
+// datesMinMax is GREATEST or LEAST over dates: the arguments compared as
+// the dates and times they are or spell (one that spells none counts as
+// the least), the one chosen given in the type of the dates among them
+// (a DATETIME with the most digits among them, else a DATE). It is NULL
+// when an argument is, or when the least is one that spells no date. The
+// engine compared a DATE with text as text (GREATEST(d, '2024-02-01') was
+// 0), and typed dates of different types a DATETIME(6).
+func datesMinMax(name string, greatest bool, args []sql.Expression) sql.Expression {
+	var typ sql.Type = types.Date
+	digits := -1
+	for _, a := range args {
+		if t := a.Type(); types.IsTime(t) && !types.IsDateType(t) {
+			digits = max(digits, fractionDigits(t))
+		}
+	}
+	if digits >= 0 {
+		typ = datetimeOf(digits)
+	}
+	return &scalarFunc{name: name, args: args, typ: typ, typeOf: fixedType(typ),
+		eval: func(ctx *sql.Context, v []any) (any, error) {
+			var best time.Time
+			found, missing := false, false
+			for _, x := range v {
+				at, ok := dateOf(ctx, x)
+				if !ok {
+					missing = true // below every date
+					continue
+				}
+				if !found || greatest && at.After(best) || !greatest && at.Before(best) {
+					best, found = at, true
+				}
+			}
+			if !found || missing && !greatest {
+				return nil, nil
+			}
+			if types.IsDateType(typ) {
+				best = time.Date(best.Year(), best.Month(), best.Day(), 0, 0, 0, 0, time.UTC)
+			}
+			return best, nil
+		}}
 }
 
 type minMax struct {
