@@ -20,7 +20,9 @@ import (
 // and a TIME as hhmmss: d + 0 is 20240115. The engine read a DATE as a
 // DATETIME (20240115000000) and a TIME as text, so as 0 or its hours.
 // temporalNumberRule hands every temporal operand of +, -, *, /, DIV, %
-// and unary minus to the engine as that number.
+// and unary minus, and of a CAST to a number, to the engine as that
+// number (the engine cast a DATE to SIGNED as its Unix time, and a
+// DATETIME to DECIMAL as 0).
 //
 // An INTERVAL makes the operation date arithmetic, which the rule hands
 // to the engine as DATE_ADD or DATE_SUB (dateArithmeticCall): the
@@ -34,6 +36,11 @@ func temporalNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.S
 		case *expression.Arithmetic, *expression.Div, *expression.IntDiv, *expression.Mod, *expression.UnaryMinus:
 		case *function.DateAdd, *function.DateSub:
 			return newDateOffset(e), transform.NewTree, nil
+		case *expression.Convert:
+			// CAST(d AS SIGNED), AS DECIMAL, AS DOUBLE: the number too.
+			if !types.IsNumber(x.Type()) {
+				return e, transform.SameTree, nil
+			}
 		case sql.FunctionExpression:
 			return onDoubleArguments(x, temporalOperand)
 		default:

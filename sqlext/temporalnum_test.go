@@ -25,6 +25,9 @@ func TestTemporalValuesAsNumbers(t *testing.T) {
 		"SELECT d + 0, tm + 0, tm * 2 FROM t ORDER BY id":                                                  "20240115,102030,204060;19991231,-10203,-20406;NULL,NULL,NULL",
 		"SELECT MIN(d + 0), MAX(d) + 0 FROM t":                                                             "19991231,20240115",
 		"SELECT DATE_FORMAT(d + INTERVAL 1 DAY, '%Y-%m-%d'), d - INTERVAL 1 MONTH < d FROM t WHERE id = 1": "2024-01-16,1",
+		// A CAST to a number too (the engine cast a DATE to SIGNED as
+		// its Unix time and a DATETIME to DECIMAL as 0).
+		"SELECT CAST(d AS SIGNED), CONVERT(d, UNSIGNED), CAST(dt6 AS DECIMAL(24,6)), CAST(tm AS SIGNED), CAST(d AS DECIMAL(10,0)) FROM t WHERE id = 1": "20240115,20240115,20240115102030.123456,102030,20240115",
 	})
 	// The engine's short plan for a single-table UPDATE.
 	mustExec(t, db, "UPDATE t SET id = d - 19990000 WHERE id = 2")
