@@ -3,6 +3,8 @@ package sqlext
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -58,6 +60,11 @@ func numericOperations(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			}
 			return e, transform.SameTree, nil
 		case *expression.Convert:
+			if types.IsDecimal(x.Type()) {
+				if c := newDecimalCast(x); c != nil {
+					return c, transform.NewTree, nil
+				}
+			}
 			if !types.IsText(x.Type()) {
 				return e, transform.SameTree, nil
 			}
@@ -76,6 +83,89 @@ func numericOperations(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 			return nil
 		})
 	})
+}
+
+// decimalCast is CAST(x AS DECIMAL(p, s)) as MySQL has it: x rounded to
+// s decimals, half away from zero, and a value past p digits the
+// largest of DECIMAL(p, s) of its sign with warning 1264; DECIMAL is
+// DECIMAL(10, 0). The engine kept x as it was unless both p and s were
+// given and s was above 0 (CAST(1.5 AS DECIMAL) was 1.5), and gave a
+// value past p digits as 0 (CAST(-123.456 AS DECIMAL(4,2)) was 0.00).
+type decimalCast struct {
+	*expression.Convert
+	typ         sql.Type
+	prec, scale int
+}
+
+// castDecimal reads DECIMAL's digits from the cast's text, which is the
+// only place the engine keeps them: "convert(x, decimal(p,s))".
+var castDecimal = regexp.MustCompile(`, decimal(?:\((\d+)(?:,(\d+))?\))?\)$`)
+
+// newDecimalCast is c as a decimalCast, or nil when its digits cannot be
+// read or are past DECIMAL's (left to the engine, which refuses them).
+func newDecimalCast(c *expression.Convert) *decimalCast {
+	m := castDecimal.FindStringSubmatch(c.String())
+	if m == nil {
+		return nil
+	}
+	prec, scale := 10, 0
+	if m[1] != "" {
+		prec, _ = strconv.Atoi(m[1])
+	}
+	if m[2] != "" {
+		scale, _ = strconv.Atoi(m[2])
+	}
+	if prec < 1 || prec > types.DecimalTypeMaxPrecision || scale > types.DecimalTypeMaxScale || scale > prec {
+		return nil
+	}
+	return &decimalCast{Convert: c, typ: decimalType(prec, scale), prec: prec, scale: scale}
+}
+
+func (d *decimalCast) Type() sql.Type { return d.typ }
+
+func (d *decimalCast) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := d.Child.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	var x decimal.Decimal
+	if s, ok := v.(string); ok {
+		// Text by its numeric prefix, as MySQL reads it.
+		prefix, whole := numberPrefix(s)
+		if !whole {
+			ctx.Warn(erTruncatedWrongValue, "Truncated incorrect DECIMAL value: '%s'", s)
+		}
+		x, err = decimal.NewFromString(prefix)
+	} else {
+		x, err = decimalOf(ctx, v)
+	}
+	if err != nil {
+		// Other values: the engine's reading.
+		if v, err = d.Convert.Eval(ctx, row); err != nil || v == nil {
+			return v, err
+		}
+		if x, err = decimalOf(ctx, v); err != nil {
+			return nil, err
+		}
+	}
+	x = x.Round(int32(d.scale))
+	most := decimal.New(1, int32(d.prec-d.scale)).Sub(decimal.New(1, -int32(d.scale)))
+	if x.Abs().GreaterThan(most) {
+		ctx.Warn(mysql.ERWarnDataOutOfRange, "Out of range value for column '%s' at row 1", d.Convert.String())
+		if x.IsNegative() {
+			return most.Neg(), nil
+		}
+		return most, nil
+	}
+	return x, nil
+}
+
+func (d *decimalCast) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	c, err := d.Convert.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &decimalCast{Convert: c.(*expression.Convert), typ: d.typ, prec: d.prec, scale: d.scale}, nil
 }
 
 // decimalText is a DECIMAL written with as many decimals as its type

@@ -130,3 +130,22 @@ func TestFloorOfWideDecimal(t *testing.T) {
 		"SELECT FLOOR(u * 2.5), CEIL(u * 2.5), ROUND(u * 2.5) FROM nm.t WHERE id = 4": "46116860184273879037,46116860184273879038,46116860184273879038",
 	})
 }
+
+// TestCastToDecimal: CAST(x AS DECIMAL(p, s)) rounds x to s decimals,
+// half away from zero, gives a value past p digits as the largest of
+// DECIMAL(p, s) of its sign with warning 1264, reads text by its numeric
+// prefix (warning 1292 for the rest), and takes DECIMAL as DECIMAL(10,
+// 0), as MySQL does. The answers are MariaDB 10.11's; the engine kept x
+// as it was unless s was above 0, and gave a value past p digits as 0.
+func TestCastToDecimal(t *testing.T) {
+	_, addr, _ := serve(t)
+	db := connect(t, addr, "")
+	db.SetMaxOpenConns(1)
+	wantAnswers(t, db, "casts", map[string]string{
+		"SELECT CAST(12345678901.55 AS DECIMAL(10,0)), CAST(-123.456 AS DECIMAL(4,2)), CAST('1e30' AS DECIMAL(5,1)), CAST(1.5 AS DECIMAL)": "9999999999,-99.99,9999.9,2",
+		"SELECT CAST(2.345 AS DECIMAL(5,2)), CAST(-2.345 AS DECIMAL(5,2)), CAST(99.995 AS DECIMAL(4,2)), CAST(1e3 AS DECIMAL(6,2))":        "2.35,-2.35,99.99,1000.00",
+		"SELECT CAST('abc' AS DECIMAL(5,2)), CAST('12.5x' AS DECIMAL(5,2)), CONVERT('7.77', DECIMAL(3,1)), CAST(NULL AS DECIMAL(5,2))":     "0.00,12.50,7.8,NULL",
+	})
+	wantWarnings(t, db, "SELECT CAST(-123.456 AS DECIMAL(4,2))", "1264 Out of range value for column 'convert(-123.456, decimal(4,2))' at row 1")
+	wantWarnings(t, db, "SELECT CAST('12.5x' AS DECIMAL(5,2))", "1292 Truncated incorrect DECIMAL value: '12.5x'")
+}
