@@ -2,7 +2,6 @@ package sqlext
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"sync/atomic"
 
@@ -182,11 +181,8 @@ func isZeroDate(v any) bool {
 	case float32:
 		return x == 0
 	}
-	if !isNumber(v) {
-		return false
-	}
-	r := reflect.ValueOf(v)
-	return r.CanInt() && r.Int() == 0 || r.CanUint() && r.Uint() == 0
+	w, ok := wideOf(v)
+	return ok && w.mag == 0
 }
 
 // zeroDateStored is the zero date v bound for column col: MySQL's 1292

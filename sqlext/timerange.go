@@ -3,7 +3,6 @@ package sqlext
 import (
 	"fmt"
 	"math"
-	"reflect"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -64,16 +63,14 @@ func timeBeyondRange(v any) (neg, beyond bool) {
 		n = x
 	case decimal.Decimal:
 		n = x.Truncate(0).InexactFloat64()
-	case types.Timespan:
-		return false, false
 	default:
-		switch r := reflect.ValueOf(v); {
-		case r.CanInt():
-			n = float64(r.Int())
-		case r.CanUint():
-			n = float64(r.Uint())
-		default:
+		w, ok := wideOf(v) // a TIME computed by a function (types.Timespan) is none
+		if !ok {
 			return false, false
+		}
+		n = float64(w.mag)
+		if w.neg {
+			n = -n
 		}
 	}
 	whole := math.Trunc(math.Abs(n))
