@@ -178,6 +178,16 @@ func wantMySQLError(t *testing.T, err error, code uint16, state string) {
 	}
 }
 
+// wantMySQLMessage is wantMySQLError that also wants the error's text to
+// be msg; what names the statement in a failure.
+func wantMySQLMessage(t *testing.T, what string, err error, code uint16, state, msg string) {
+	t.Helper()
+	wantMySQLError(t, err, code, state)
+	if me := new(mysql.MySQLError); errors.As(err, &me) && me.Message != msg {
+		t.Errorf("%s: %q, want %q", what, me.Message, msg)
+	}
+}
+
 // oneSession is a connection of its own, for statements that change the
 // session, and a function that runs a statement on it. It is closed when
 // the test ends.
