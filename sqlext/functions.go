@@ -790,7 +790,7 @@ func numberDigits(e sql.Expression) int {
 		return 0
 	case types.IsDecimal(t):
 		return min(int(t.(sql.DecimalType).Scale()), maxTimeDigits)
-	case isTimeType(t), types.IsTime(t):
+	case isTemporal(t):
 		return fractionDigits(t)
 	}
 	return maxTimeDigits

@@ -636,7 +636,7 @@ func (c *choice) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 
 // isTemporal reports whether t is a DATE, DATETIME, TIMESTAMP or TIME.
 func isTemporal(t sql.Type) bool {
-	return types.IsTime(t) || isTimeType(t) || types.IsTimespan(t)
+	return types.IsTime(t) || isTimeType(t)
 }
 
 // temporalAmongOthers reports whether ts, the types of the values one of
