@@ -26,7 +26,7 @@ type AnalyzerRule struct {
 // operations again from those types, derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
 // over them, then the rules of writes (the values generated columns read,
-// JSON NULLs, numbers stored as dates, generated columns recomputed by ON
+// JSON NULLs, numbers stored as dates, JSON text read with exact numbers, generated columns recomputed by ON
 // DUPLICATE KEY UPDATE, blank strings stored as numbers, the columns of
 // CREATE TABLE ... AS SELECT), then doubleDecimalsRule, which fixes the decimals a DOUBLE
 // result is written with, and last the session's own database given
@@ -60,6 +60,7 @@ func init() {
 	onEveryStatement(temporalStoreRule, temporalStores)
 	onEveryStatement(onDupGeneratedRule, onDupGenerated)
 	onEveryStatement(jsonDecimalArgsRule, jsonDecimalArgs)
+	onEveryStatement(exactJSONRule, exactJSON)
 	onEveryStatement(emptyNumberRule, blankNumbers)
 	onEveryStatement(ctasColumnsRule, ctasColumns)
 	onEveryStatement(doubleDecimalsRule, doubleDecimals)

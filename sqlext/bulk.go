@@ -211,7 +211,7 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 				sr[i] = string(s)
 				continue
 			}
-			cv, inRange, err := c.Type.Convert(ctx, v)
+			cv, inRange, err := convertForColumn(ctx, c.Type, v)
 			if err != nil {
 				return fmt.Errorf("column %s: %w", c.Name, err)
 			}
@@ -235,9 +235,9 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 }
 
 // ValidJSON is JSON text its producer guarantees to be valid and in the
-// form the engine stores JSON in: compact, object keys in sorted order,
-// strings escaped as encoding/json escapes them but without HTML escaping
-// (what types.MarshallJson writes). BulkInsert stores it in a JSON column
+// form JSON is stored in: compact, object keys in sorted order, strings
+// escaped as encoding/json escapes them but without HTML escaping, a
+// whole DOUBLE with ".0" (what StoredJSON writes). BulkInsert stores it in a JSON column
 // without parsing it; other JSON text is parsed and printed in that form,
 // as an INSERT does, so that a row read back and written again compares
 // equal to what is stored.
@@ -631,7 +631,7 @@ func (p *Provider) StorageConverter(ctx *sql.Context, db, table string, col int)
 		if v == nil {
 			return nil, nil
 		}
-		cv, inRange, err := c.Type.Convert(ctx, v)
+		cv, inRange, err := convertForColumn(ctx, c.Type, v)
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}

@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -82,6 +83,22 @@ func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
 			return nil, err
 		}
 		return x.WithChildren(child)
+	case *plan.ResolvedTable, *plan.IndexedTableAccess, *plan.TableAlias, *plan.JoinNode, *plan.SubqueryAlias:
+		// SELECT * of tables: a projection of their columns, for those
+		// that are documents, which need a type of their own.
+		sch := n.Schema()
+		if !slices.ContainsFunc(sch, func(c *sql.Column) bool { return types.IsJSON(c.Type) }) {
+			return nil, nil
+		}
+		refs := make([]sql.Expression, len(sch))
+		for i, c := range sch {
+			refs[i] = expression.NewGetFieldWithTable(i, 0, c.Type, c.DatabaseSource, c.Source, c.Name, c.Nullable)
+		}
+		exprs := fixedDecimals(root, refs, refs)
+		if exprs == nil {
+			return nil, nil
+		}
+		return plan.NewProject(exprs, n), nil
 	}
 	return nil, nil
 }
@@ -103,11 +120,11 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 			continue
 		}
 		if types.IsJSON(inner.Type()) {
-			// A document's DECIMALs written with their scale (jsondecimals.go).
+			// Documents written as MySQL writes them (jsonexact.go).
 			if out == nil {
 				out = append([]sql.Expression(nil), cols...)
 			}
-			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: decimalJSON{}} })
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: jsonResult{}} })
 			continue
 		}
 		if digits, ok := nowDigits(inner); ok {

@@ -263,6 +263,12 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 		return nil, false
 	}
 	res := &sqltypes.Result{Fields: t.fields(sctx, proj, names, s.alias)}
+	written := make([]sql.Type, len(proj)) // how each column is written
+	for i, ci := range proj {
+		if written[i] = t.sch.Schema[ci].Type; types.IsJSON(written[i]) {
+			written[i] = jsonResult{} // as a planned SELECT writes it (jsonexact.go)
+		}
+	}
 	for _, r := range rows {
 		out := make([]sqltypes.Value, len(proj))
 		for i, ci := range proj {
@@ -271,7 +277,7 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 				out[i] = sqltypes.NULL
 				continue
 			}
-			sv, err := t.sch.Schema[ci].Type.SQL(sctx, nil, t.codecs[ci].fromStore(v))
+			sv, err := written[i].SQL(sctx, nil, t.codecs[ci].fromStore(v))
 			if err != nil {
 				return nil, false
 			}

@@ -8,7 +8,8 @@ import (
 // TestJSONKeepsDecimalScale: a DECIMAL put in a JSON document keeps its
 // scale when the document is a statement's result, as in MySQL: the
 // engine wrote 10.50 as 10.5 and 20.00 as 20. The DECIMALs are written
-// as MariaDB 10.11 writes them.
+// as MariaDB 10.11 writes them, and a whole DOUBLE as MySQL 8.0 writes
+// one (2.0: MariaDB, which keeps JSON as text, writes 2).
 func TestJSONKeepsDecimalScale(t *testing.T) {
 	_, _, db := serve(t)
 	mustExecAll(t, db,
@@ -17,10 +18,10 @@ func TestJSONKeepsDecimalScale(t *testing.T) {
 		`INSERT INTO jd.o VALUES (1, 10.50, 1.5, '{"a": 1.50}'), (2, 20.00, 2, '[3.0]')`)
 	wantAnswers(t, db, "JSON with DECIMALs", map[string]string{
 		"SELECT JSON_OBJECT('id', id, 'amt', amount) FROM jd.o ORDER BY id":      `{"id": 1, "amt": 10.50};{"id": 2, "amt": 20.00}`,
-		"SELECT JSON_ARRAY(amount, rate, 'x') AS j FROM jd.o WHERE id = 2":       `[20.00, 2, "x"]`,
+		"SELECT JSON_ARRAY(amount, rate, 'x') AS j FROM jd.o WHERE id = 2":       `[20.00, 2.0, "x"]`,
 		"SELECT JSON_OBJECT('n', JSON_ARRAY(amount * 2)) FROM jd.o WHERE id = 1": `{"n": [21.00]}`,
 		"SELECT JSON_ARRAYAGG(amount) FROM jd.o":                                 `[10.50, 20.00]`,
-		"SELECT JSON_OBJECT('r', rate) FROM jd.o ORDER BY id":                    `{"r": 1.5};{"r": 2}`,
+		"SELECT JSON_OBJECT('r', rate) FROM jd.o ORDER BY id":                    `{"r": 1.5};{"r": 2.0}`,
 	})
 }
 

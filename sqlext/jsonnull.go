@@ -130,7 +130,7 @@ func (k *sqlNullKept) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || v == nil {
 		return nil, err
 	}
-	out, inRange, err := k.typ.Convert(ctx, v)
+	out, inRange, err := convertForColumn(ctx, k.typ, v)
 	switch {
 	case err != nil:
 		return nil, sql.ErrIncompatibleDefaultType.New()

@@ -42,7 +42,7 @@ func TestPreparedCommands(t *testing.T) {
 		t.Fatal("the proposed bytes found no prepared command")
 	}
 	text, isText := cmd.Ops[0].Batch.Column(0).(*array.LargeString)
-	if !isText || text.Value(0) != `{"p":0.25}` || text.Value(1) != `{"p":1}` {
+	if !isText || text.Value(0) != `{"p":0.25}` || text.Value(1) != `{"p":1.0}` {
 		t.Fatalf("prepared batch column %v", cmd.Ops[0].Batch.Column(0))
 	}
 	if _, ok := p.take(b); ok {

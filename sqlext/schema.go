@@ -99,8 +99,8 @@ func codecFor(t sql.Type) codec {
 		}
 	case sqltypes.TypeJSON:
 		c.fromStore = func(v any) any {
-			var doc any
-			if err := json.Unmarshal([]byte(v.(string)), &doc); err != nil {
+			doc, err := parseStoredJSON([]byte(v.(string)))
+			if err != nil {
 				panic(fmt.Sprintf("sqlext: stored JSON does not parse: %v", err))
 			}
 			return types.JSONDocument{Val: doc}
@@ -159,11 +159,7 @@ func genericToStorage(kind storage.Kind) func(v any) (any, error) {
 		case types.Timespan:
 			return int64(x), nil
 		case sql.JSONWrapper:
-			b, err := types.MarshallJson(x)
-			if err != nil {
-				return nil, err
-			}
-			return string(b), nil
+			return storedJSON(x)
 		case sql.AnyWrapper:
 			u, err := x.UnwrapAny(nil)
 			if err != nil {

@@ -114,7 +114,7 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 		if op.Batch == nil {
 			return fmt.Errorf("%w: append to %s without a batch", ErrBadValue, t.name)
 		}
-		batch, err := jsonColumns(op.Batch)
+		batch, err := jsonColumns(op.Batch, op.bareWholeDoubles)
 		if err != nil {
 			return err
 		}

@@ -72,6 +72,11 @@ type Op struct {
 	FromDB, FromTable string
 	// Ranges are an OpCheckLookup's.
 	Ranges []Range
+
+	// bareWholeDoubles says that the op came in a command of version 6 or
+	// 7, whose JSON structs are written with a whole float64 member as an
+	// integer (2, not 2.0), as they were when the command was logged.
+	bareWholeDoubles bool
 }
 
 // Command is the unit of replication: a transaction's changes, applied
@@ -85,11 +90,12 @@ type Command struct {
 // OpAppend, version 3 OpDropIndexedColumn, version 4 OpAppendFrom, version 5
 // a database created with its metadata in one command, version 6 appends
 // whose batches send JSON columns as structs (jsonColumns), version 7
-// OpCheckLookup. A command is written with the
+// OpCheckLookup, version 8 such structs written with a whole float64
+// member as a DOUBLE (2.0, where 6 and 7 write 2). A command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 7
+	commandVersion       = 8
 	commandVersionBefore = 1
 )
 
@@ -124,8 +130,8 @@ func EncodeCommand(c *Command) []byte {
 			}
 		}
 	}
-	if version < 6 && sendsJSONStructs(c.Ops) {
-		version = 6
+	if sendsJSONStructs(c.Ops) {
+		version = max(version, 8)
 	}
 	if createsWithMeta(c.Ops) {
 		// Nodes before version 5 refuse a schema change that shares its
@@ -312,8 +318,10 @@ func DecodeCommand(b []byte) (*Command, error) {
 					break
 				}
 				op.Batch = rec
-				if version < 6 && sendsJSONStructs([]Op{op}) {
+				if structs := sendsJSONStructs([]Op{op}); structs && version < 6 {
 					d.fail(fmt.Sprintf("a struct column in a version %d command", version))
+				} else if structs && version < 8 {
+					op.bareWholeDoubles = true
 				}
 			}
 			m := d.count(1)

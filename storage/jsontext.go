@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"runtime"
@@ -21,7 +22,8 @@ import (
 // instead of its text: ML_PREDICT_TABLE's class probabilities were most of
 // its log's bytes. The text is the form the SQL layer stores JSON in:
 // compact, object members in the bytewise order of their names, numbers
-// and strings as encoding/json writes them but without HTML escaping.
+// and strings as encoding/json writes them but without HTML escaping,
+// and a whole float64 with ".0" (AppendJSONDouble).
 //
 // A struct row that is NULL is a NULL value; a member that is NULL is JSON
 // null. Members are float64 (finite), int64, uint64, large_utf8 or
@@ -88,7 +90,7 @@ func checkJSONValues(s *array.Struct, live func(int) bool) error {
 
 // jsonColumns returns rec with each struct column written as JSON text,
 // or rec itself (retained) when it has none; the caller releases it.
-func jsonColumns(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+func jsonColumns(rec arrow.RecordBatch, bareWholeDoubles bool) (arrow.RecordBatch, error) {
 	var cols []arrow.Array
 	for i, a := range rec.Columns() {
 		if a.DataType().ID() != arrow.STRUCT {
@@ -104,11 +106,10 @@ func jsonColumns(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 				}
 			}()
 		}
-		text, err := JSONText(a)
-		if err != nil {
+		if err := CheckJSONStruct(a); err != nil {
 			return nil, err
 		}
-		cols[i] = text
+		cols[i] = jsonText(a.(*array.Struct), bareWholeDoubles)
 	}
 	if cols == nil {
 		rec.Retain()
@@ -127,7 +128,7 @@ func JSONText(a arrow.Array) (*array.LargeString, error) {
 	if err := CheckJSONStruct(a); err != nil {
 		return nil, err
 	}
-	return jsonText(a.(*array.Struct)), nil
+	return jsonText(a.(*array.Struct), false), nil
 }
 
 // jsonPartRows is the fewest rows jsonText gives a goroutine of its own.
@@ -138,10 +139,11 @@ func JSONText(a arrow.Array) (*array.LargeString, error) {
 const jsonPartRows = 1024
 
 // jsonText writes each row of a checked struct array as JSON text into one
-// buffer.
-func jsonText(s *array.Struct) *array.LargeString {
+// buffer; with bareWholeDoubles, a whole float64 as an integer, as
+// commands of versions 6 and 7 are applied.
+func jsonText(s *array.Struct, bareWholeDoubles bool) *array.LargeString {
 	n := s.Len()
-	w := newJSONWriter(s)
+	w := newJSONWriter(s, bareWholeDoubles)
 	offsets := make([]int64, n+1)
 	var data []byte
 	if parts := min(runtime.GOMAXPROCS(0), n/jsonPartRows); parts <= 1 {
@@ -204,7 +206,8 @@ func (w *jsonWriter) rows(s *array.Struct, lo, hi int, offsets []int64) []byte {
 // the member's typed slice. It is not changed once made, so goroutines
 // share it.
 type jsonWriter struct {
-	members []jsonMember
+	members          []jsonMember
+	bareWholeDoubles bool
 }
 
 type jsonMember struct {
@@ -218,7 +221,7 @@ type jsonMember struct {
 	sub   *jsonWriter
 }
 
-func newJSONWriter(s *array.Struct) *jsonWriter {
+func newJSONWriter(s *array.Struct, bareWholeDoubles bool) *jsonWriter {
 	st := s.DataType().(*arrow.StructType)
 	order := make([]int, st.NumFields())
 	for k := range order {
@@ -234,7 +237,7 @@ func newJSONWriter(s *array.Struct) *jsonWriter {
 		}
 		return 0
 	})
-	w := &jsonWriter{members: make([]jsonMember, len(order))}
+	w := &jsonWriter{members: make([]jsonMember, len(order)), bareWholeDoubles: bareWholeDoubles}
 	for n, k := range order {
 		lead := byte(',')
 		if n == 0 {
@@ -257,7 +260,7 @@ func newJSONWriter(s *array.Struct) *jsonWriter {
 		case *array.LargeString:
 			m.str = c
 		case *array.Struct:
-			m.sub = newJSONWriter(c)
+			m.sub = newJSONWriter(c, bareWholeDoubles)
 		}
 	}
 	return w
@@ -276,7 +279,10 @@ func (w *jsonWriter) object(b []byte, i int) []byte {
 		}
 		switch m.kind {
 		case arrow.FLOAT64:
-			b = appendJSONFloat(b, m.f64[i])
+			b = AppendJSONDouble(b, m.f64[i])
+			if w.bareWholeDoubles && bytes.HasSuffix(b, []byte(".0")) {
+				b = b[:len(b)-2] // the ".0" AppendJSONDouble adds
+			}
 		case arrow.INT64:
 			b = strconv.AppendInt(b, m.i64[i], 10)
 		case arrow.UINT64:
@@ -290,16 +296,19 @@ func (w *jsonWriter) object(b []byte, i int) []byte {
 	return append(b, '}')
 }
 
-// appendJSONFloat appends a finite float as encoding/json writes it: the
-// shortest text that reads back as the same float, in 'f' form within
-// [1e-6, 1e21) and 'e' form outside it, with the exponent's leading zero
-// trimmed (1e-07 is 1e-7).
-func appendJSONFloat(b []byte, f float64) []byte {
+// AppendJSONDouble appends a finite float as a DOUBLE of a stored JSON
+// document: as encoding/json writes it (the shortest text that reads back
+// as the same float, in 'f' form within [1e-6, 1e21) and 'e' form outside
+// it, with the exponent's leading zero trimmed: 1e-07 is 1e-7), and with
+// ".0" after a whole one (2.0, -0.0), which encoding/json writes as an
+// integer, so that it reads back as a DOUBLE and not an integer.
+func AppendJSONDouble(b []byte, f float64) []byte {
 	if i := int64(f); float64(i) == f && i > -1e15 && i < 1e15 && (i != 0 || !math.Signbit(f)) {
-		// An integral value (a class label, a count) prints as the
+		// A whole value (a class label, a count) is written from the
 		// integer, at a fifth of the cost.
-		return strconv.AppendInt(b, i, 10)
+		return append(strconv.AppendInt(b, i, 10), ".0"...)
 	}
+	start := len(b)
 	format := byte('f')
 	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
 		format = 'e'
@@ -308,6 +317,9 @@ func appendJSONFloat(b []byte, f float64) []byte {
 	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
 		b[n-2] = b[n-1]
 		b = b[:n-1]
+	}
+	if bytes.IndexByte(b[start:], '.') < 0 && bytes.IndexByte(b[start:], 'e') < 0 {
+		b = append(b, ".0"...)
 	}
 	return b
 }
@@ -378,7 +390,7 @@ func PrepareCommand(c *Command) error {
 		if op.Batch == nil || (op.Kind != OpAppend && op.Kind != OpAppendFrom) {
 			continue
 		}
-		batch, err := jsonColumns(op.Batch)
+		batch, err := jsonColumns(op.Batch, op.bareWholeDoubles)
 		if err != nil {
 			return err
 		}

@@ -37,6 +37,6 @@ func BenchmarkJSONText(b *testing.B) {
 	b.SetBytes(n)
 	b.ReportAllocs()
 	for b.Loop() {
-		jsonText(s).Release()
+		jsonText(s, false).Release()
 	}
 }

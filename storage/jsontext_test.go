@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -16,8 +17,16 @@ import (
 )
 
 // marshalStored is what jsonText must agree with: encoding/json without
-// HTML escaping (maps give the bytewise member order).
+// HTML escaping (maps give the bytewise member order), with a whole
+// float64 written as a DOUBLE (storedDoubles).
 func marshalStored(t *testing.T, v any) string {
+	t.Helper()
+	return marshalBare(t, storedDoubles(v))
+}
+
+// marshalBare is v as encoding/json writes it without HTML escaping, a
+// whole float64 as an integer: the text of commands of versions 6 and 7.
+func marshalBare(t *testing.T, v any) string {
 	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -26,6 +35,59 @@ func marshalStored(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}))
+}
+
+// storedDoubles is v with each float64 the json.Number AppendJSONDouble
+// writes, so that encoding/json writes the document as it is stored.
+func storedDoubles(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return x
+		}
+		return json.Number(AppendJSONDouble(nil, x))
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = storedDoubles(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = storedDoubles(e)
+		}
+		return out
+	}
+	return v
+}
+
+// TestAppendJSONDouble: a stored DOUBLE is written as encoding/json
+// writes it, with ".0" after a whole one, and reads back as the same
+// float, over the values either side of each change of form.
+func TestAppendJSONDouble(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1e-7, 1e-6, 9.99e-7, 1e15 - 1, 1e15, -1e15, 1e20, 1e21, 1.5e21,
+		-3e-300, 0.1, math.MaxFloat64, math.SmallestNonzeroFloat64, 9007199254740993}
+	for range 2000 {
+		vals = append(vals, math.Ldexp(rng.Float64()-0.5, rng.IntN(200)-100), float64(rng.Int64N(1<<60)-1<<59))
+	}
+	for _, f := range vals {
+		got := string(AppendJSONDouble([]byte("x"), f))[1:]
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.ContainsAny(want, ".e") {
+			want = append(want, ".0"...)
+		}
+		if got != string(want) {
+			t.Errorf("%v written as %s, want %s", f, got, want)
+		}
+		if back, err := strconv.ParseFloat(got, 64); err != nil || math.Float64bits(back) != math.Float64bits(f) {
+			t.Errorf("%s reads back as %v, want %v", got, back, f)
+		}
+	}
 }
 
 // docType is the struct type of the documents jsonDocs builds: members
@@ -96,8 +158,9 @@ func jsonDocs(n int) (*array.Struct, []any) {
 	return b.NewStructArray(), want
 }
 
-// The text written for a struct is encoding/json's for the same document,
-// the form the SQL layer stores JSON in, over every member type, strings
+// The text written for a struct is encoding/json's for the same document
+// with whole DOUBLEs written with ".0" (storedDoubles), the form the SQL
+// layer stores JSON in, over every member type, strings
 // needing each kind of escape, floats in both formats, and NULL rows and
 // members.
 // A batch of more than jsonPartRows rows is written in parts on as many
@@ -119,7 +182,7 @@ func checkJSONText(t *testing.T, n int) {
 	if err := CheckJSONStruct(s); err != nil {
 		t.Fatal(err)
 	}
-	got := jsonText(s)
+	got := jsonText(s, false)
 	defer got.Release()
 	if got.Len() != n {
 		t.Fatalf("%d rows of text for %d documents", got.Len(), n)
@@ -138,7 +201,7 @@ func checkJSONText(t *testing.T, n int) {
 	// A slice of the array reads its own rows.
 	sl := array.NewSlice(s, 100, 200).(*array.Struct)
 	defer sl.Release()
-	part := jsonText(sl)
+	part := jsonText(sl, false)
 	defer part.Release()
 	for i := range part.Len() {
 		if part.IsValid(i) != got.IsValid(100+i) || part.Value(i) != got.Value(100+i) {
@@ -178,14 +241,15 @@ func docsBatch(t *testing.T, n int) (arrow.RecordBatch, []any) {
 }
 
 // An append whose string column comes as a struct goes through the log as
-// a version 6 command and stores each row's JSON text; older versions
-// refuse it as corrupt.
+// a version 8 command and stores each row's JSON text; a command of
+// version 6 or 7, as logged before version 8, stores the text it stored
+// then (a whole float64 as an integer), and older versions refuse it as
+// corrupt.
 func TestAppendJSONStruct(t *testing.T) {
-	s := jsonTable(t)
 	rec, want := docsBatch(t, 300)
 	defer rec.Release()
 	b := EncodeCommand(&Command{Ops: []Op{{Kind: OpAppend, DB: "d", Table: "j", Batch: rec}}})
-	if b[0] != 6 {
+	if b[0] != 8 {
 		t.Fatalf("an append of a struct column is written as version %d", b[0])
 	}
 	for _, v := range []byte{2, 5} {
@@ -194,24 +258,38 @@ func TestAppendJSONStruct(t *testing.T) {
 			t.Fatalf("a struct column in a version %d command: %v", v, err)
 		}
 	}
-	c, err := DecodeCommand(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Apply(0, c); err != nil {
-		t.Fatal(err)
-	}
-	for id, r := range scanAll(t, s, "d", "j") {
-		i := r[0].(int64) - 1
-		if want[i] == nil {
-			if r[1] != nil {
-				t.Fatalf("%q: NULL document stored as %v", id, r[1])
+	wholes := 0
+	for _, v := range []byte{6, 7, 8} {
+		s := jsonTable(t)
+		c, err := DecodeCommand(append([]byte{v}, b[1:]...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Apply(0, c); err != nil {
+			t.Fatal(err)
+		}
+		for id, r := range scanAll(t, s, "d", "j") {
+			i := r[0].(int64) - 1
+			if want[i] == nil {
+				if r[1] != nil {
+					t.Fatalf("%q: NULL document stored as %v", id, r[1])
+				}
+				continue
 			}
-			continue
+			w := marshalStored(t, want[i])
+			if v < 8 {
+				w = marshalBare(t, want[i])
+			}
+			if r[1] != w {
+				t.Fatalf("version %d, row %d: stored %v, want %s", v, i+1, r[1], w)
+			}
+			if v == 8 && w != marshalBare(t, want[i]) {
+				wholes++
+			}
 		}
-		if r[1] != marshalStored(t, want[i]) {
-			t.Fatalf("row %d: stored %v, want %s", i+1, r[1], marshalStored(t, want[i]))
-		}
+	}
+	if wholes == 0 {
+		t.Fatal("no document held a whole float64")
 	}
 }
 
