@@ -531,6 +531,9 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		if e, same, err := timesCompared(e); same == transform.NewTree || err != nil {
 			return e, same, err // timecast.go
 		}
+		if e, same, err := timesOnToday(e); same == transform.NewTree || err != nil {
+			return e, same, err // timecast.go
+		}
 		return datesAgainstNumbers(e)
 	})
 }
@@ -599,6 +602,10 @@ func addTimeFunction(name string, sign int64) sql.Function {
 var timestampFunction = sql.FunctionN{Name: "timestamp", Fn: func(args ...sql.Expression) (sql.Expression, error) {
 	if len(args) == 1 && types.IsDateType(args[0].Type()) {
 		return expression.NewConvert(args[0], expression.ConvertToDatetime), nil
+	}
+	if len(args) == 1 && isTimeType(args[0].Type()) {
+		// Today at that time (timesOnToday), with the TIME's digits.
+		return expression.NewConvertWithLengthAndScale(args[0], expression.ConvertToDatetime, fractionDigits(args[0].Type()), 0), nil
 	}
 	if len(args) != 2 {
 		return function.NewDatetime(args...)

@@ -3,6 +3,7 @@ package sqlext_test
 import (
 	"database/sql"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -132,5 +133,49 @@ func TestNumbersInDateArithmetic(t *testing.T) {
 		"SELECT 20240115 + INTERVAL 1 DAY, DATE_ADD(20240115, INTERVAL 1 DAY), DATE_SUB(20240115102030, INTERVAL 1 HOUR), INTERVAL 1 MONTH + 240115": "2024-01-16,2024-01-16,2024-01-15 09:20:30,2024-02-15",
 		"SELECT 20240115 - INTERVAL 1 DAY, ADDDATE(20240115, 1), DATE_ADD(123, INTERVAL 1 DAY), 20240115 + INTERVAL 1 HOUR":                          "2024-01-14,2024-01-16,2000-01-24,2024-01-15 01:00:00",
 		"SELECT n + INTERVAL 1 DAY FROM t ORDER BY id": "2024-01-16;2024-01-16 10:20:30",
+	})
+}
+
+// TestTimeAsDatetime: a TIME cast to DATETIME or DATE, or given to
+// TIMESTAMP(), is the current date at that time, as in MySQL (the
+// answers are MariaDB 10.11's): a TIME past a day runs into the next, a
+// negative one into the day before, and TIMESTAMP() keeps the TIME's
+// digits. The engine's CAST gave NULL and its TIMESTAMP() the TIME.
+func TestTimeAsDatetime(t *testing.T) {
+	db := inDatabase(t, "tt")
+	// The dates in one statement with the casts, so that midnight
+	// cannot fall between them.
+	rows := queryStrings(t, db, `SELECT CURDATE(), CURDATE() + INTERVAL 1 DAY, CURDATE() - INTERVAL 1 DAY,
+		CAST(TIME '10:20:30' AS DATETIME), CAST(CAST('10:20:30.5' AS TIME(1)) AS DATETIME(1)),
+		TIMESTAMP(TIME '10:00:00'), TIMESTAMP(CAST('10:20:30.25' AS TIME(2))),
+		CAST(TIME '25:00:00' AS DATE), CAST(TIME '-01:00:00' AS DATETIME),
+		CAST(CAST('10:20:30.25' AS TIME(2)) AS DATETIME)`)
+	r := rows[0]
+	today, tomorrow, yesterday := r[0], r[1], r[2]
+	want := []string{today + " 10:20:30", today + " 10:20:30.5", today + " 10:00:00", today + " 10:20:30.25",
+		tomorrow, yesterday + " 23:00:00", today + " 10:20:30"}
+	if got := r[3:]; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestTimesComparedAndChosen: GREATEST and LEAST over TIMEs compare them
+// as TIMEs (with text and numbers read as TIMEs), or as dates with the
+// current date when dates are among the arguments, and a TIME compared
+// with a date is the current date at that time, for literals and columns
+// alike; the answers are MariaDB 10.11's. The engine refused a TIME in
+// GREATEST and LEAST (error 1105) and compared a TIME with a date by
+// other values.
+func TestTimesComparedAndChosen(t *testing.T) {
+	db := inDatabase(t, "tc",
+		"CREATE TABLE tm (id INT PRIMARY KEY, t TIME, dt DATETIME)",
+		"INSERT INTO tm VALUES (1, '10:00:00', TIMESTAMP(CURDATE(), '10:00:00')), (2, '11:00:00', TIMESTAMP(CURDATE(), '10:00:00'))")
+	wantAnswers(t, db, "TIMEs", map[string]string{
+		"SELECT GREATEST(TIME '10:00:00', '11:00:00.123'), LEAST(CAST('10:00:00.5' AS TIME(1)), TIME '11:00:00'), GREATEST(TIME '-10:00:00', TIME '100:00:00')":             "11:00:00.123,10:00:00.5,100:00:00",
+		"SELECT GREATEST(TIME '10:00:00', 93000), LEAST(TIME '10:00:00', 2.5), GREATEST(TIME '10:00:00', 'junk'), GREATEST(TIME '10:00:00', NULL)":                          "10:00:00,00:00:02.5,NULL,NULL",
+		"SELECT GREATEST(TIME '10:00:00', CURDATE()) = TIMESTAMP(CURDATE(), '10:00:00'), LEAST(TIME '10:00:00', NOW() + INTERVAL 1 DAY) = TIMESTAMP(CURDATE(), '10:00:00')": "1,1",
+		"SELECT TIME '10:00:00' = TIMESTAMP(CURDATE(), '10:00:00'), TIME '10:00:00' BETWEEN CURDATE() AND CURDATE() + INTERVAL 1 DAY, CURDATE() < TIME '10:00:00'":          "1,1,1",
+		"SELECT id, t = dt, t < dt, t > dt, GREATEST(t, dt) = TIMESTAMP(CURDATE(), t), t BETWEEN dt - INTERVAL 1 HOUR AND dt FROM tm ORDER BY id":                           "1,1,0,0,1,1;2,0,0,1,1,0",
+		"SELECT id FROM tm WHERE dt < t": "2",
 	})
 }

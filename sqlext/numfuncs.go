@@ -95,6 +95,9 @@ func deferred(args []sql.Expression) bool {
 func minMaxFunction(name string, greatest bool, engine func(...sql.Expression) (sql.Expression, error)) sql.Function {
 	var build func(args ...sql.Expression) (sql.Expression, error)
 	build = func(args ...sql.Expression) (sql.Expression, error) {
+		if times, dates := timesAmongOthers(argTypes(args)); len(args) >= 2 && times {
+			return timesMinMax(name, greatest, args, dates), nil
+		}
 		if len(args) >= 2 && datesAmongOthers(argTypes(args)) {
 			return datesMinMax(name, greatest, args), nil
 		}
@@ -127,6 +130,65 @@ func datesAmongOthers(ts []sql.Type) bool {
 		}
 	}
 	return dates
+}
+
+// timesAmongOthers reports whether ts, GREATEST's or LEAST's argument
+// types, hold a TIME and otherwise TIMEs, dates, text or numbers, and
+// whether dates are among them.
+func timesAmongOthers(ts []sql.Type) (times, dates bool) {
+	for _, t := range ts {
+		switch {
+		case isTimeType(t):
+			times = true
+		case types.IsTime(t):
+			dates = true
+		case t == types.Null, types.IsText(t), types.IsNumber(t):
+		default:
+			return false, false
+		}
+	}
+	return times, dates
+}
+
+// timesMinMax is GREATEST or LEAST over TIMEs, as MySQL and MariaDB
+// answer it: with dates among the arguments, each TIME is the current
+// date at that time and the arguments are compared as dates
+// (datesMinMax); otherwise they are compared as the TIMEs they are or
+// spell, and the one chosen is a TIME with the most digits among them
+// (timeArgDigits: those of a TIME or a number, or a string literal as
+// written). It is NULL when an argument is, or spells no TIME (with
+// warning 1292). The engine refused every TIME argument (error 1105).
+func timesMinMax(name string, greatest bool, args []sql.Expression, dates bool) sql.Expression {
+	if dates {
+		onToday := make([]sql.Expression, len(args))
+		for i, a := range args {
+			onToday[i] = a
+			if isTimeType(a.Type()) {
+				onToday[i] = &timeOnToday{Expression: a, typ: datetimeOf(fractionDigits(a.Type()))}
+			}
+		}
+		return datesMinMax(name, greatest, onToday)
+	}
+	digits := 0
+	for _, a := range args {
+		digits = max(digits, timeArgDigits(a))
+	}
+	typ := timeType{fsp: digits}
+	return &scalarFunc{name: name, args: args, typ: typ, typeOf: fixedType(typ),
+		eval: func(ctx *sql.Context, v []any) (any, error) {
+			var best types.Timespan
+			for i, x := range v {
+				at, err := (timeType{fsp: maxTimeDigits}).ConvertToTimespan(x)
+				if err != nil {
+					ctx.Warn(erTruncatedWrongValue, "Truncated incorrect time value: '%v'", x)
+					return nil, nil
+				}
+				if i == 0 || greatest && at > best || !greatest && at < best {
+					best = at
+				}
+			}
+			return best, nil
+		}}
 }
 
 // datesMinMax is GREATEST or LEAST over dates: the arguments compared as

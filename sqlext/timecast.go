@@ -1,10 +1,13 @@
 package sqlext
 
 import (
+	"time"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // timeCastFunc is the function a CAST to TIME(n) is read as, with n as
@@ -97,4 +100,62 @@ func isColumnRead(e sql.Expression) bool {
 		return true
 	}
 	return false
+}
+
+// timesOnToday: a TIME read as a date is the current date at that time
+// in MySQL (a TIME past 24 hours runs into the days after, a negative one
+// into those before), as storing a TIME in a DATETIME column gives: in a
+// CAST to DATETIME, DATE or TIMESTAMP (CAST(TIME '10:20:30' AS DATETIME)
+// is today at 10:20:30), and compared with a date (TIME '10:00:00' <
+// NOW(), or BETWEEN dates). The engine's CAST gave NULL, and its
+// comparisons compared other values. The TIME is given as that date and
+// time (timeOnToday).
+func timesOnToday(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	var withDates bool
+	switch x := e.(type) {
+	case *expression.Convert:
+		withDates = isDate(x.Type())
+	case expression.Comparer:
+		withDates = isDate(x.Left().Type()) || isDate(x.Right().Type())
+	case *expression.Between:
+		withDates = isDate(x.Val.Type()) || isDate(x.Lower.Type()) || isDate(x.Upper.Type())
+	}
+	if !withDates {
+		return e, transform.SameTree, nil
+	}
+	return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression {
+		if !isTimeType(c.Type()) {
+			return nil
+		}
+		return &timeOnToday{Expression: c, typ: types.MustCreateDatetimeType(sqltypes.Datetime, fractionDigits(c.Type()))}
+	})
+}
+
+// isDate reports whether t is a DATE, DATETIME or TIMESTAMP.
+func isDate(t sql.Type) bool { return types.IsTime(t) && !isTimeType(t) }
+
+// timeOnToday is a TIME as the current date at that time.
+type timeOnToday struct {
+	sql.Expression
+	typ sql.Type
+}
+
+func (t *timeOnToday) Type() sql.Type             { return t.typ }
+func (t *timeOnToday) Children() []sql.Expression { return []sql.Expression{t.Expression} }
+
+func (t *timeOnToday) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := t.Expression.Eval(ctx, row)
+	d, ok := v.(types.Timespan)
+	if err != nil || !ok {
+		return v, err
+	}
+	today, err := currentDate(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return today.(time.Time).Add(time.Duration(d.AsMicroseconds()) * time.Microsecond), nil
+}
+
+func (t *timeOnToday) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return withOneChild(t, children, func(c sql.Expression) sql.Expression { return &timeOnToday{Expression: c, typ: t.typ} })
 }
