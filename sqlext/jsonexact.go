@@ -415,14 +415,25 @@ func mapLeaves(v any, leaf func(any) any) any {
 // every statement (onEveryStatement).
 const exactJSONRule analyzer.RuleId = 9961
 
+// jsonPathFunctions are the functions that read a document by path,
+// taken over from the engine (jsonpath.go), by name.
+var jsonPathFunctions = map[string]struct {
+	typ  sql.Type
+	eval func(*sql.Context, []any) (any, error)
+}{
+	"json_extract":       {types.JSON, jsonExtract},
+	"json_keys":          {types.JSON, jsonKeys},
+	"json_length":        {types.Int64, jsonLength},
+	"json_contains":      {types.Int64, jsonContainsFunc},
+	"json_contains_path": {types.Int64, jsonContainsPath},
+}
+
 // jsonDocArgs are the positions of the document arguments of the
 // engine's JSON functions, by their names; -1 stands for every argument.
 var jsonDocArgs = map[string][]int{
 	"json_array_append": {0}, "json_array_insert": {0}, "json_insert": {0}, "json_replace": {0},
-	"json_set": {0}, "json_remove": {0}, "json_extract": {0}, "json_value": {0},
-	"json_contains": {0, 1}, "json_overlaps": {0, 1}, "json_contains_path": {0},
-	"json_depth": {0}, "json_keys": {0}, "json_length": {0}, "json_pretty": {0},
-	"json_search": {0}, "json_type": {0},
+	"json_set": {0}, "json_remove": {0}, "json_value": {0}, "json_overlaps": {0, 1},
+	"json_depth": {0}, "json_pretty": {0}, "json_search": {0}, "json_type": {0},
 	"json_merge_patch": {-1}, "json_merge_preserve": {-1}, "json_merge": {-1},
 }
 
@@ -461,6 +472,16 @@ func exactJSONExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 		name := strings.ToLower(x.FunctionName())
 		if name == "json_unquote" {
 			return replaceChildren(e, documentAsText)
+		}
+		if f, ok := jsonPathFunctions[name]; ok {
+			// The engine's, by path (jsonpath.go).
+			var args []sql.Expression
+			for _, c := range e.Children() {
+				if c != nil {
+					args = append(args, c)
+				}
+			}
+			return &scalarFunc{name: name, args: args, typ: f.typ, typeOf: fixedType(f.typ), eval: f.eval}, transform.NewTree, nil
 		}
 		at, ok := jsonDocArgs[name]
 		if !ok {
