@@ -432,7 +432,7 @@ var jsonPathFunctions = map[string]struct {
 // engine's JSON functions, by their names; -1 stands for every argument.
 var jsonDocArgs = map[string][]int{
 	"json_array_append": {0}, "json_array_insert": {0}, "json_insert": {0}, "json_replace": {0},
-	"json_set": {0}, "json_remove": {0}, "json_value": {0}, "json_overlaps": {0, 1},
+	"json_set": {0}, "json_remove": {0}, "json_overlaps": {0, 1},
 	"json_depth": {0}, "json_pretty": {0}, "json_search": {0}, "json_type": {0},
 	"json_merge_patch": {-1}, "json_merge_preserve": {-1}, "json_merge": {-1},
 }
@@ -473,13 +473,16 @@ func exactJSONExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 		if name == "json_unquote" {
 			return replaceChildren(e, documentAsText)
 		}
-		if f, ok := jsonPathFunctions[name]; ok {
+		if f, ok := jsonPathFunctions[name]; ok || name == "json_value" {
 			// The engine's, by path (jsonpath.go).
 			var args []sql.Expression
 			for _, c := range e.Children() {
 				if c != nil {
 					args = append(args, c)
 				}
+			}
+			if !ok { // JSON_VALUE, of the type it RETURNS
+				f.typ, f.eval = e.Type(), jsonValueOf(e.Type())
 			}
 			return &scalarFunc{name: name, args: args, typ: f.typ, typeOf: fixedType(f.typ), eval: f.eval}, transform.NewTree, nil
 		}

@@ -516,3 +516,34 @@ func jsonContainsPath(_ *sql.Context, v []any) (any, error) {
 	}
 	return boolInt(all), nil
 }
+
+// jsonValueOf is JSON_VALUE(doc, path [RETURNING typ]): the scalar at
+// path, its text (a string unquoted) converted to typ; NULL when there is
+// none, for JSON null, an array or an object, and for text typ cannot
+// hold (MySQL's NULL ON EMPTY and NULL ON ERROR).
+func jsonValueOf(typ sql.Type) func(*sql.Context, []any) (any, error) {
+	return func(ctx *sql.Context, v []any) (any, error) {
+		at, ok, err := jsonAt("json_value", v[0], v[1])
+		if err != nil || !ok || at == nil {
+			return nil, err
+		}
+		var text string
+		switch x := at.(type) {
+		case string:
+			text = x
+		case []any, map[string]any:
+			return nil, nil
+		default:
+			b, ok := appendJSON(nil, x)
+			if !ok {
+				return nil, nil
+			}
+			text = string(b)
+		}
+		out, _, err := typ.Convert(ctx, text)
+		if err != nil {
+			return nil, nil
+		}
+		return out, nil
+	}
+}

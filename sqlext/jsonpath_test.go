@@ -5,7 +5,8 @@ import "testing"
 // TestJSONPaths: the functions that read a document by path follow
 // MySQL's path language (the answers are MariaDB 10.11's, but for the
 // order of JSON_KEYS, which MySQL gives shorter names first, and for
-// what MySQL refuses where MariaDB answers NULL with a warning). The
+// what MySQL refuses where MariaDB answers NULL with a warning), and
+// JSON_VALUE (which gave a string quoted) with them. The
 // engine knew neither [last], ranges nor **, read $[*][0] wrong, gave []
 // for a member missing from an array, JSON_LENGTH('[]') as NULL, and
 // refused an integer in JSON_CONTAINS with 1105.
@@ -24,6 +25,8 @@ func TestJSONPaths(t *testing.T) {
 		// A column's documents, -> and ->> included.
 		`SELECT id, j->'$.a[last].b', j->>'$.c.a', j->'$[last]', JSON_LENGTH(j), JSON_CONTAINS(j, '4', '$.c.a') FROM d ORDER BY id`: "1,3,4,{\"a\": [1, 2, {\"b\": 3}], \"c\": {\"a\": 4}},2,1;2,NULL,NULL,30,3,NULL",
 		`SELECT id FROM d WHERE JSON_CONTAINS(j, '20')`: "2",
+		// JSON_VALUE gives the scalar's text, a string unquoted.
+		`SELECT JSON_VALUE('{"a":"5"}', '$.a'), JSON_VALUE('{"a":[1,2]}', '$.a[last]'), JSON_VALUE('{"a":[1]}', '$.a'), JSON_VALUE('{"a":null}', '$.a')`: "5,2,NULL,NULL",
 	})
 	for q, code := range map[string]uint16{
 		`SELECT JSON_EXTRACT('{"a":1}', 'a')`:                 3143,
