@@ -279,9 +279,17 @@ func sqlError(err error) error {
 
 // mysqlMessage is the text MySQL gives error num where the engine words
 // it otherwise: a duplicate key (Table.duplicate holds MySQL's text of
-// the key) and a NULL in a NOT NULL column.
+// the key), a NULL in a NOT NULL column, and a row of columns where one
+// value is wanted.
 func mysqlMessage(num int, msg string) string {
 	switch num {
+	case mysql.EROperandColumns:
+		if strings.HasPrefix(msg, "operand should have ") {
+			var want, got int
+			if _, err := fmt.Sscanf(msg, "operand should have %d columns, but has %d", &want, &got); err == nil {
+				return fmt.Sprintf("Operand should contain %d column(s)", want)
+			}
+		}
 	case mysql.ERDupEntry:
 		for _, head := range []string{"duplicate primary key given: '", "duplicate unique key given: '"} {
 			if rest, ok := strings.CutPrefix(msg, head); ok {

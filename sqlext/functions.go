@@ -30,6 +30,7 @@ import (
 var mysqlFunctions = []sql.Function{
 	assignFunction,      // @v := expr (assign.go)
 	badLiteralFunction,  // DATE 'x' that is no date (literals.go)
+	bitNotFunction,      // ~x (bitnot.go)
 	percentRankFunction, // and CUME_DIST (cumedist.go)
 	timeCastFunction,    // CAST(x AS TIME(n)) (timecast.go)
 	unionColumnFunction, // a column of a set operation (uniontypes.go)
@@ -544,10 +545,7 @@ func makeSet(_ *sql.Context, v []any) (any, error) {
 	if v[0] == nil {
 		return nil, nil
 	}
-	set, err := bitsOf(v[0])
-	if err != nil {
-		return nil, err
-	}
+	set := bitsOf(v[0]) // bitnot.go
 	var picked []string
 	for i, x := range v[1:] {
 		if i >= 64 {
@@ -570,11 +568,9 @@ func makeSet(_ *sql.Context, v []any) (any, error) {
 // first, joined by separator (a comma unless given). Number_of_bits is 64
 // unless given, and a negative one or one past 64 is 64.
 func exportSet(_ *sql.Context, v []any) (any, error) {
-	set, err := bitsOf(v[0])
-	if err != nil {
-		return nil, err
-	}
+	set := bitsOf(v[0]) // bitnot.go
 	text := make([]string, len(v)-1)
+	var err error
 	for i, x := range v[1:] {
 		if text[i], err = textOf(x); err != nil {
 			return nil, err
@@ -600,16 +596,6 @@ func exportSet(_ *sql.Context, v []any) (any, error) {
 		}
 	}
 	return strings.Join(words, sep), nil
-}
-
-// bitsOf reads a value as a 64-bit set: a BIGINT UNSIGNED as it is,
-// anything else as a BIGINT in two's complement (-1 has every bit set).
-func bitsOf(v any) (uint64, error) {
-	if u, ok := v.(uint64); ok {
-		return u, nil
-	}
-	n, err := int64Of(v)
-	return uint64(n), err
 }
 
 func textOf(v any) (string, error) {

@@ -13,7 +13,8 @@ import (
 // of values for generated columns (see defaultGeneratedValues), with
 // typed literals, whose type the parser drops, read as CASTs (see
 // literals.go), with CUME_DIST, which the planner does not know, read
-// as a PERCENT_RANK (see cumedist.go), with the columns of set operations
+// as a PERCENT_RANK (see cumedist.go), with ~x, which the planner does
+// not know, read as a function (see bitnot.go), with the columns of set operations
 // marked for typing (see markUnionColumns), and with user-variable
 // assignments in expressions, which the parser refuses, rewritten (see
 // assign.go).
@@ -25,6 +26,7 @@ type statementParser struct {
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) {
 	nameSelectedColumns(st, text)
 	cumeDistAsPercentRank(st)
+	bitNotAsFunction(st)
 	sctx, ok := ctx.(*sql.Context)
 	if ok {
 		sp.p.expandUnionStars(sctx, st)
