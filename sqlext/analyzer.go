@@ -28,7 +28,8 @@ type AnalyzerRule struct {
 // over them, then the rules of writes (the values generated columns read,
 // JSON NULLs, numbers stored as dates, JSON text read with exact numbers, generated columns recomputed by ON
 // DUPLICATE KEY UPDATE, blank strings stored as numbers, the columns of
-// CREATE TABLE ... AS SELECT), then doubleDecimalsRule, which fixes the decimals a DOUBLE
+// CREATE TABLE ... AS SELECT), then unroundedQuotientRule, which gives the
+// divisions functions read as numbers their whole quotient, then doubleDecimalsRule, which fixes the decimals a DOUBLE
 // result is written with, and last the session's own database given
 // back. The engine's own check of an ALTER TABLE's clauses
 // (resolveAlterColumn) answers with MySQL's errors (alterColumnErrors).
@@ -63,6 +64,7 @@ func init() {
 	onEveryStatement(exactJSONRule, exactJSON)
 	onEveryStatement(emptyNumberRule, blankNumbers)
 	onEveryStatement(ctasColumnsRule, ctasColumns)
+	onEveryStatement(unroundedQuotientRule, unroundedQuotients)
 	onEveryStatement(doubleDecimalsRule, doubleDecimals)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }

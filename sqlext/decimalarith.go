@@ -1,6 +1,8 @@
 package sqlext
 
 import (
+	"math"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -42,6 +44,10 @@ type decimalArith struct {
 	*expression.Arithmetic
 	typ   sql.DecimalType
 	scale int32
+	// unrounded, when set, is the same arithmetic told that it is not
+	// the last of its kind, so that it does not round: its value is read
+	// whole, as a function reads it in MySQL (quotients.go).
+	unrounded *expression.Arithmetic
 }
 
 var (
@@ -73,6 +79,9 @@ func (d *decimalArith) WithChildren(children ...sql.Expression) (sql.Expression,
 	}
 	if a, ok := e.(*expression.Arithmetic); ok {
 		if n := newDecimalArith(a); n != nil {
+			if d.unrounded != nil {
+				n = n.withUnrounded()
+			}
 			return n, nil
 		}
 	}
@@ -83,7 +92,18 @@ func (d *decimalArith) CollationCoercibility(*sql.Context) (sql.CollationID, byt
 	return sql.Collation_binary, 5
 }
 
+// withUnrounded is d giving its value unrounded.
+func (d *decimalArith) withUnrounded() *decimalArith {
+	out := *d
+	out.unrounded = expression.NewArithmetic(d.Left(), d.Right(), d.Operator())
+	out.unrounded.SetOpCount(math.MaxInt32)
+	return &out
+}
+
 func (d *decimalArith) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	if d.unrounded != nil {
+		return d.unrounded.Eval(ctx, row)
+	}
 	v, err := d.Arithmetic.Eval(ctx, row)
 	if x, ok := v.(decimal.Decimal); ok && err == nil {
 		return x.Round(d.scale), nil
