@@ -490,12 +490,22 @@ func exactJSONExpr(e sql.Expression) (sql.Expression, transform.TreeIdentity, er
 		if !ok {
 			break
 		}
+		checked := transform.SameTree
+		if jsonChangers[name] { // jsonpath.go
+			var err error
+			if e, checked, err = jsonPathsChecked(e, name); err != nil {
+				return nil, transform.SameTree, err
+			}
+		}
 		e, same, err := replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			if at[0] >= 0 && !slices.Contains(at, i) {
 				return nil
 			}
 			return jsonTextArg(c)
 		})
+		if checked == transform.NewTree {
+			same = transform.NewTree
+		}
 		if err != nil || name != "json_type" || len(e.Children()) != 1 {
 			return e, same, err
 		}

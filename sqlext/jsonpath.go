@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
@@ -546,4 +547,56 @@ func jsonValueOf(typ sql.Type) func(*sql.Context, []any) (any, error) {
 		}
 		return out, nil
 	}
+}
+
+// jsonPathChecked is a path argument of a function that changes a
+// document at one place (JSON_SET, JSON_INSERT, JSON_REPLACE, JSON_REMOVE,
+// JSON_ARRAY_APPEND, JSON_ARRAY_INSERT), which the engine reads itself:
+// a path that does not parse is MySQL's 3143, one with *, ** or a range
+// 3149, and $ alone where a value is removed 3153, where the engine
+// answered 1105.
+type jsonPathChecked struct {
+	sql.Expression
+	removes bool
+}
+
+func (j *jsonPathChecked) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := j.Expression.Eval(ctx, row)
+	s, ok := v.(string)
+	if err != nil || !ok {
+		return v, err
+	}
+	p, err := jsonPathArg(s, false)
+	if err == nil && j.removes && len(p.legs) == 0 {
+		err = mysql.NewSQLError(3153, "42000", "The path expression '$' is not allowed in this context.")
+	}
+	return v, err
+}
+
+func (j *jsonPathChecked) String() string { return j.Expression.String() }
+
+func (j *jsonPathChecked) Children() []sql.Expression { return []sql.Expression{j.Expression} }
+
+func (j *jsonPathChecked) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return withOneChild(j, children, func(c sql.Expression) sql.Expression { return &jsonPathChecked{Expression: c, removes: j.removes} })
+}
+
+// jsonPathsChecked is e, one of jsonChangers, with its path arguments
+// given as jsonPathChecked.
+func jsonPathsChecked(e sql.Expression, name string) (sql.Expression, transform.TreeIdentity, error) {
+	removes := name == "json_remove"
+	return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
+		if _, done := c.(*jsonPathChecked); done || i == 0 || !removes && i%2 == 0 {
+			return nil
+		}
+		return &jsonPathChecked{Expression: c, removes: removes}
+	})
+}
+
+// jsonChangers are the functions that change a document at the paths
+// their odd arguments give (every argument after the first for
+// JSON_REMOVE).
+var jsonChangers = map[string]bool{
+	"json_set": true, "json_insert": true, "json_replace": true, "json_remove": true,
+	"json_array_append": true, "json_array_insert": true,
 }
