@@ -511,15 +511,20 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		case *function.Extract:
 			unit, ok := x.LeftChild.(*expression.Literal)
 			if !ok || unit.Value() != "WEEK" {
-				return e, transform.SameTree, nil
+				break
 			}
 			return &scalarFunc{name: "week", args: []sql.Expression{x.RightChild}, typ: types.Int64, typeOf: fixedType(types.Int64), eval: week}, transform.NewTree, nil
 		case *function.TimestampDiff:
 			return &scalarFunc{name: "timestampdiff", args: x.Children(), typ: types.Int64, typeOf: fixedType(types.Int64), eval: timestampDiff}, transform.NewTree, nil
 		case *function.FromUnixtime, *function.ConvertTz:
-			if f := withArgumentDigits(e); f != nil { // datetimedigits.go
+			dated, same, err := numbersAsDates(e) // CONVERT_TZ(20240105103000, ...)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			if f := withArgumentDigits(dated); f != nil { // datetimedigits.go
 				return f, transform.NewTree, nil
 			}
+			return dated, same, nil
 		case *expression.Case:
 			if c := caseAsText(x); c != nil { // numfuncs.go
 				return c, transform.NewTree, nil
@@ -887,12 +892,27 @@ func (d *dateCompared) DebugString() string { return sql.DebugString(d.Expressio
 // text of its date (numberDateText), which the arithmetic answers with
 // text, as MySQL answers for an argument that is not temporal.
 func numbersAsDates(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-	switch e.(type) {
+	switch x := e.(type) {
 	case *function.DateAdd, *function.DateSub:
 	case *expression.Arithmetic:
 		if !dateArithmetic(e) {
 			return e, transform.SameTree, nil
 		}
+	case *expression.Convert:
+		if !isDate(x.Type()) {
+			return e, transform.SameTree, nil
+		}
+	case sql.FunctionExpression:
+		n, ok := dateReaders[strings.ToLower(x.FunctionName())]
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
+			if i-n.first < 0 || i-n.first >= n.dates || !types.IsNumber(c.Type()) {
+				return nil // YEARWEEK's mode, EXTRACT's unit
+			}
+			return &numberDateText{Expression: c}
+		})
 	default:
 		return e, transform.SameTree, nil
 	}
@@ -902,6 +922,18 @@ func numbersAsDates(e sql.Expression) (sql.Expression, transform.TreeIdentity, e
 		}
 		return &numberDateText{Expression: c}
 	})
+}
+
+// dateReaders are the engine's functions that read dates, by their names
+// in lower case, with the arguments that are dates: dates of them from
+// the first. MySQL reads a number given for one as the date it spells
+// (DAYNAME(20240105) is Friday), the engine as no date (NULL, or 1292
+// for DATEDIFF).
+var dateReaders = map[string]struct{ first, dates int }{
+	"date": {0, 1}, "year": {0, 1}, "month": {0, 1}, "day": {0, 1}, "dayofmonth": {0, 1}, "dayname": {0, 1},
+	"monthname": {0, 1}, "dayofweek": {0, 1}, "dayofyear": {0, 1}, "weekday": {0, 1}, "weekofyear": {0, 1},
+	"yearweek": {0, 1}, "quarter": {0, 1}, "last_day": {0, 1}, "datediff": {0, 2}, "to_days": {0, 1},
+	"unix_timestamp": {0, 1}, "convert_tz": {0, 1}, "extract": {1, 1},
 }
 
 // numberDateText is a number as the text of the date it names

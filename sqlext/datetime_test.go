@@ -179,3 +179,19 @@ func TestTimesComparedAndChosen(t *testing.T) {
 		"SELECT id FROM tm WHERE dt < t": "2",
 	})
 }
+
+// TestNumbersReadAsDates: a number given where a date is read (CAST to
+// DATE or DATETIME, DATE(), DAYNAME(), DATEDIFF(), EXTRACT(), CONVERT_TZ()
+// and the like) is the date it spells, as in MySQL (the answers are
+// MariaDB 10.11's); the engine read it as no date (NULL, or 1292 for
+// DATEDIFF).
+func TestNumbersReadAsDates(t *testing.T) {
+	db := inDatabase(t, "nd", "CREATE TABLE n (id INT PRIMARY KEY, v BIGINT)", "INSERT INTO n VALUES (1, 20240105)")
+	wantAnswers(t, db, "numbers as dates", map[string]string{
+		"SELECT CAST(20240105 AS DATE), CAST(20240105103000 AS DATETIME), CAST(240105 AS DATE), CAST(123 AS DATE), CONVERT(20240105, DATE)": "2024-01-05,2024-01-05 10:30:00,2024-01-05,2000-01-23,2024-01-05",
+		"SELECT DATE(v), YEAR(v), MONTH(v), DAYNAME(v), LAST_DAY(v), TO_DAYS(v), WEEKDAY(v), QUARTER(v), YEARWEEK(v) FROM n":                "2024-01-05,2024,1,Friday,2024-01-31,739255,4,1,202353",
+		"SELECT DATEDIFF(20240105, 20240101), EXTRACT(MONTH FROM 20240105), EXTRACT(DAY_HOUR FROM 20240105103000)":                          "4,1,510",
+		"SELECT YEARWEEK(20241230, 1), YEARWEEK('2024-12-30', 1)":                                                                           "202501,202501", // the mode stays a number
+		"SELECT CONVERT_TZ(20240105103000, '+00:00', '+01:00'), CONVERT_TZ(20240105103000.5, '+00:00', '+01:00'), CAST(20241301 AS DATE)":   "2024-01-05 11:30:00,2024-01-05 11:30:00.5,NULL",
+	})
+}

@@ -88,6 +88,10 @@ func convertTzType(args []sql.Expression) sql.Type {
 		// A DATE's precision is 0.
 		return datetimeOf(dt.Precision())
 	}
+	if n, ok := args[0].(*numberDateText); ok {
+		// A number read as a date: its scale's digits (datetime.go).
+		return datetimeOf(numberDigits(n.Expression))
+	}
 	if lit, ok := args[0].(*expression.Literal); ok {
 		if s, ok := lit.Value().(string); ok {
 			digits := 0
