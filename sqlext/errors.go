@@ -307,8 +307,13 @@ func mysqlMessage(num int, msg string) string {
 }
 
 // engineMessageCode is the MySQL code of an engine error known by its
-// text (engineMessages), else code.
+// text (engineMessages), else code. A Go runtime error the engine's
+// handler caught stays code, whatever its text holds ("slice bounds out
+// of range" is no out-of-range value).
 func engineMessageCode(msg string, code int) int {
+	if strings.HasPrefix(msg, "handler caught panic: runtime error") {
+		return code
+	}
 	for _, m := range engineMessages {
 		if strings.Contains(msg, m.text) {
 			return m.code

@@ -53,6 +53,7 @@ func TestErrorCodes(t *testing.T) {
 		{errors.New("You are not allowed to create a user with GRANT"), 1410, "42000"},
 		{errors.New("local_infile needs to be set to 1 to use LOCAL"), 3948, "42000"},
 		{io.ErrUnexpectedEOF, mysql.ERUnknownError, "HY000"},
+		{errors.New("handler caught panic: runtime error: slice bounds out of range [:2] with capacity 1"), mysql.ERUnknownError, "HY000"},
 	}
 	for _, c := range cases {
 		var se *mysql.SQLError

@@ -28,9 +28,15 @@ import (
 // answers as MySQL does;
 // TestMySQLFunctions holds them to MariaDB's answers.
 var mysqlFunctions = []sql.Function{
-	assignFunction,      // @v := expr (assign.go)
-	badLiteralFunction,  // DATE 'x' that is no date (literals.go)
-	bitNotFunction,      // ~x (bitnot.go)
+	assignFunction,     // @v := expr (assign.go)
+	badLiteralFunction, // DATE 'x' that is no date (literals.go)
+	bitNotFunction,     // ~x (bitnot.go)
+	pad("lpad", true),  // strfuncs.go
+	pad("rpad", false),
+	repeatFunction,
+	findInSetFunction,
+	soundexFunction,
+	formatFunction,
 	percentRankFunction, // and CUME_DIST (cumedist.go)
 	timeCastFunction,    // CAST(x AS TIME(n)) (timecast.go)
 	unionColumnFunction, // a column of a set operation (uniontypes.go)

@@ -63,6 +63,8 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 				return out, transform.NewTree, err
 			}
 			return e, transform.SameTree, nil
+		case *expression.ConvertUsing:
+			return &convertedText{ConvertUsing: x}, transform.NewTree, nil // convertusing.go
 		case *expression.Like:
 			firstOnly = true // the pattern is text already
 		case *expression.Convert:
