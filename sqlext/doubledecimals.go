@@ -277,6 +277,8 @@ func decimalsOf(e sql.Expression, defs map[sql.ColumnId]sql.Expression, depth in
 		switch strings.ToLower(x.FunctionName()) {
 		case "floor", "ceil", "ceiling":
 			return 0
+		case "pi": // MySQL's PI() has 6 decimals: 3.141593
+			return 6
 		case "abs", "sum", "min", "max":
 			if len(args) == 1 {
 				return of(args[0])
