@@ -308,12 +308,11 @@ func clockOfDate(ctx *sql.Context, v any) (clock, bool) {
 	case time.Time:
 		return clockOfTime(x), true
 	case types.Timespan:
-		today, err := currentDate(ctx, nil)
-		t, ok := today.(time.Time)
-		if err != nil || !ok {
+		t, err := onToday(ctx, x) // timecast.go
+		if err != nil {
 			return clock{}, false
 		}
-		return clockOfTime(t.Add(time.Duration(x.AsMicroseconds()) * time.Microsecond)), true
+		return clockOfTime(t), true
 	case string:
 		if strings.HasPrefix(strings.TrimSpace(x), "0000-00-00") {
 			c := clock{}

@@ -336,14 +336,24 @@ func appendJSONString(b []byte, s string) []byte {
 type jsonResult struct{ types.JsonType }
 
 func (t jsonResult) SQL(ctx *sql.Context, dest []byte, v any) (sqltypes.Value, error) {
-	if w, ok := v.(sql.JSONWrapper); ok {
-		if in, err := w.ToInterface(); err == nil {
-			if b, ok := appendJSON(dest[:0:0], in); ok {
-				return sqltypes.MakeTrusted(sqltypes.TypeJSON, b), nil
-			}
-		}
+	if b, ok := documentText(dest[:0:0], v); ok {
+		return sqltypes.MakeTrusted(sqltypes.TypeJSON, b), nil
 	}
 	return types.JSON.SQL(ctx, dest, v)
+}
+
+// documentText appends v, when it is a document, as appendJSON writes
+// it; ok is false for another value or one appendJSON does not know.
+func documentText(b []byte, v any) ([]byte, bool) {
+	w, ok := v.(sql.JSONWrapper)
+	if !ok {
+		return b, false
+	}
+	in, err := w.ToInterface()
+	if err != nil {
+		return b, false
+	}
+	return appendJSON(b, in)
 }
 
 // storedJSON is a document's text in storage: encoding/json's compact
@@ -571,12 +581,8 @@ func (j *jsonAsText) Type() sql.Type { return types.LongText }
 
 func (j *jsonAsText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	v, err := j.Expression.Eval(ctx, row)
-	if w, ok := v.(sql.JSONWrapper); ok && err == nil {
-		if in, err := w.ToInterface(); err == nil {
-			if b, ok := appendJSON(nil, in); ok {
-				return string(b), nil
-			}
-		}
+	if b, ok := documentText(nil, v); ok && err == nil {
+		return string(b), nil
 	}
 	return v, err
 }

@@ -2,7 +2,6 @@ package sqlext
 
 import (
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -483,15 +482,11 @@ func jsonNumberOf(v any) (decimal.Decimal, bool) {
 	case decimal.Decimal:
 		return x, true
 	}
-	w, ok := wideOf(v)
-	if !ok {
+	if _, ok := wideOf(v); !ok {
 		return decimal.Decimal{}, false
 	}
-	d := decimal.NewFromBigInt(new(big.Int).SetUint64(w.mag), 0)
-	if w.neg {
-		d = d.Neg()
-	}
-	return d, true
+	d, err := decimalOf(nil, v) // sumavg.go
+	return d, err == nil
 }
 
 // jsonContainsPath is JSON_CONTAINS_PATH(doc, 'one' or 'all', path,

@@ -2,7 +2,6 @@ package sqlext
 
 import (
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -163,10 +162,10 @@ var formatFunction = scalar("format", 2, 3, fixedType(types.LongText), func(ctx 
 	case float32:
 		text = formatDouble(float64(x), d)
 	default:
-		if w, ok := wideOf(v[0]); ok {
-			n := decimal.NewFromBigInt(new(big.Int).SetUint64(w.mag), 0)
-			if w.neg {
-				n = n.Neg()
+		if _, ok := wideOf(v[0]); ok {
+			n, err := decimalOf(ctx, v[0]) // sumavg.go
+			if err != nil {
+				return nil, err
 			}
 			text = n.StringFixed(d)
 			break

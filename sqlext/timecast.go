@@ -149,9 +149,14 @@ func (t *timeOnToday) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || !ok {
 		return v, err
 	}
+	return onToday(ctx, d)
+}
+
+// onToday is the TIME d as the current date at that time.
+func onToday(ctx *sql.Context, d types.Timespan) (time.Time, error) {
 	today, err := currentDate(ctx, nil)
 	if err != nil {
-		return nil, err
+		return time.Time{}, err
 	}
 	return today.(time.Time).Add(time.Duration(d.AsMicroseconds()) * time.Microsecond), nil
 }
