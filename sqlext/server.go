@@ -83,6 +83,8 @@ type Server struct {
 	users  *usersPersister
 	done   chan struct{}
 	fast   *fastPath
+	// usersChanged is poked when the log changes users (for tests).
+	usersChanged chan struct{}
 }
 
 // FastPathHits counts the point selects answered without the planner.
@@ -187,6 +189,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.done = make(chan struct{})
+	s.usersChanged = sm.usersChanged
 	go s.followUsers(sm.usersChanged)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -381,24 +384,30 @@ func (s *Server) followUsers(changed <-chan struct{}) {
 			return
 		case <-changed:
 		}
-		blob := s.store.Users()
-		if len(blob) == 0 || s.users.isOwn(blob) {
-			continue
-		}
-		if err := s.reloadUsers(blob); err != nil {
+		if err := s.catchUpUsers(); err != nil {
 			s.log.Error("reloading replicated users failed", "err", err)
 		}
 	}
 }
 
-// reloadUsers replaces the engine's users and role grants with blob, in
-// one edit: removing them in one and loading in another left a moment
-// with no users at all, when a client connecting to this node, root
-// included, was refused ("Access denied ... to database").
-func (s *Server) reloadUsers(blob []byte) error {
+// catchUpUsers loads the replicated users unless they are what this node
+// last wrote. It reads them only while it holds the engine's user editor:
+// a statement changing users holds that editor until its change is
+// applied, so what is read then is never older than the engine's own
+// state. Read before, a blob applied just ahead of this node's own change
+// was loaded after it and undid it (a user created, then lost when the
+// next GRANT persisted the engine's users). The swap is one edit:
+// removing the users in one and loading in another left a moment with no
+// users at all, when a client connecting to this node, root included, was
+// refused ("Access denied ... to database").
+func (s *Server) catchUpUsers() error {
 	db := s.engine.Analyzer.Catalog.MySQLDb
 	ed := db.Editor()
 	defer ed.Close()
+	blob := s.store.Users()
+	if len(blob) == 0 || s.users.isOwn(blob) {
+		return nil
+	}
 	return db.OverwriteUsersAndGrantData(s.NewContext(context.Background()), ed, blob)
 }
 
