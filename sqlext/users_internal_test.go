@@ -12,28 +12,40 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 )
 
-// TestReloadUsersNeverEmpty: a node applying another node's user change
-// swaps the whole set at once, so a reader (a client connecting) never
-// sees a moment without users, which refused even root.
-func TestReloadUsersNeverEmpty(t *testing.T) {
+// openInternal starts a server on a fresh data dir, closed when the test
+// ends, and returns it with a function running one statement as root.
+func openInternal(t *testing.T) (*Server, context.Context, func(q string)) {
+	t.Helper()
 	cfg := DefaultConfig()
 	cfg.DataDir, cfg.Addr = t.TempDir(), "127.0.0.1:0"
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	s, err := Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	sctx := s.NewContext(ctx)
-	_, iter, _, err := s.engine.Query(sctx, "CREATE USER reader IDENTIFIED BY 'pw'")
-	if err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { s.Close() })
+	run := func(q string) {
+		t.Helper()
+		sctx := s.NewContext(ctx)
+		_, iter, _, err := s.engine.Query(sctx, q)
+		if err == nil {
+			_, err = sql.RowIterToRows(sctx, iter)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
 	}
-	if _, err := sql.RowIterToRows(sctx, iter); err != nil {
-		t.Fatal(err)
-	}
+	return s, ctx, run
+}
+
+// TestReloadUsersNeverEmpty: a node applying another node's user change
+// swaps the whole set at once, so a reader (a client connecting) never
+// sees a moment without users, which refused even root.
+func TestReloadUsersNeverEmpty(t *testing.T) {
+	s, _, run := openInternal(t)
+	run("CREATE USER reader IDENTIFIED BY 'pw'")
 	blob := s.store.Users()
 	if len(blob) == 0 {
 		t.Fatal("no replicated users")
@@ -83,27 +95,7 @@ func (f persistFunc) Persist(ctx *sql.Context, data []byte) error { return f(ctx
 // before it. It did, and the next GRANT then persisted the engine's users
 // without the new one, which was lost at the next restart.
 func TestOwnUserChangeIsNotUndone(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.DataDir, cfg.Addr = t.TempDir(), "127.0.0.1:0"
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	run := func(q string) {
-		t.Helper()
-		sctx := s.NewContext(ctx)
-		_, iter, _, err := s.engine.Query(sctx, q)
-		if err == nil {
-			_, err = sql.RowIterToRows(sctx, iter)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	s, ctx, run := openInternal(t)
 	run("CREATE USER alpha IDENTIFIED BY 'pw'")
 	db := s.engine.Analyzer.Catalog.MySQLDb
 	// Hold each change between the moment the persister knows it and its
