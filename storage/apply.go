@@ -242,21 +242,9 @@ func (s *Store) applyDDL(op *Op) error {
 		if _, ok := d.tables[lower(op.Table)]; ok {
 			return fmt.Errorf("%w: %s.%s", ErrTableExists, op.DB, op.Table)
 		}
-		if op.Schema == nil {
-			return fmt.Errorf("%w: missing", ErrBadSchema)
-		}
-		if err := op.Schema.validate(); err != nil {
+		t, err := s.newTableOf(d.name, op.Table, op.Schema, op.Indexes)
+		if err != nil {
 			return err
-		}
-		t := newTable(d.name, op.Table, op.Schema.clone(), s.cf)
-		t.autoCol = autoColumn(op.Schema)
-		for _, x := range op.Indexes {
-			if err := t.checkIndexName(x.Name); err != nil {
-				return err
-			}
-			if err := t.addIndex(x); err != nil {
-				return err
-			}
 		}
 		d.tables[lower(op.Table)] = t
 		s.resetAlloc(d.name, op.Table)
@@ -298,6 +286,8 @@ func (s *Store) applyDDL(op *Op) error {
 		t.schema = sch
 	case OpAddColumn, OpDropColumn, OpDropIndexedColumn, OpRenameColumn, OpModifyColumn:
 		return s.alterColumns(t, op)
+	case OpReplaceTable:
+		return s.replaceTable(t, op)
 	case OpCreateIndex:
 		if err := t.checkIndexName(op.Index.Name); err != nil {
 			return err
@@ -315,6 +305,27 @@ func (s *Store) applyDDL(op *Op) error {
 		return fmt.Errorf("storage: unknown op kind %d", op.Kind)
 	}
 	return nil
+}
+
+// newTableOf makes an empty table of schema sch with indexes.
+func (s *Store) newTableOf(db, name string, sch *Schema, indexes []*IndexDef) (*Table, error) {
+	if sch == nil {
+		return nil, fmt.Errorf("%w: missing", ErrBadSchema)
+	}
+	if err := sch.validate(); err != nil {
+		return nil, err
+	}
+	t := newTable(db, name, sch.clone(), s.cf)
+	t.autoCol = autoColumn(sch)
+	for _, x := range indexes {
+		if err := t.checkIndexName(x.Name); err != nil {
+			return nil, err
+		}
+		if err := t.addIndex(x); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 func (t *Table) checkIndexName(name string) error {

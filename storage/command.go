@@ -47,6 +47,14 @@ const (
 	// transaction that committed after the lookup fails it instead of
 	// leaving an orphan. It changes nothing.
 	OpCheckLookup
+	// OpReplaceTable replaces the table with one of Schema and Indexes
+	// holding Rows (RowIDs parallel to them when Schema has no primary
+	// key), in one step: an ALTER TABLE that changes several things, or
+	// the primary key, computed whole. It fails with ErrConflict unless
+	// the table's rows still have Fingerprint, those it was computed
+	// from. AutoInc is the next auto-increment value, never below a
+	// stored one.
+	OpReplaceTable
 )
 
 // Op is one change. Fields not used by its Kind are zero.
@@ -72,6 +80,8 @@ type Op struct {
 	FromDB, FromTable string
 	// Ranges are an OpCheckLookup's.
 	Ranges []Range
+	// Fingerprint is an OpReplaceTable's: the rows it was computed from.
+	Fingerprint uint64
 
 	// bareWholeDoubles says that the op came in a command of version 6 or
 	// 7, whose JSON structs are written with a whole float64 member as an
@@ -91,11 +101,12 @@ type Command struct {
 // a database created with its metadata in one command, version 6 appends
 // whose batches send JSON columns as structs (jsonColumns), version 7
 // OpCheckLookup, version 8 such structs written with a whole float64
-// member as a DOUBLE (2.0, where 6 and 7 write 2). A command is written with the
+// member as a DOUBLE (2.0, where 6 and 7 write 2), version 9
+// OpReplaceTable. A command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 8
+	commandVersion       = 9
 	commandVersionBefore = 1
 )
 
@@ -110,6 +121,8 @@ func opVersion(k OpKind) byte {
 		return 4
 	case OpCheckLookup:
 		return 7
+	case OpReplaceTable:
+		return 9
 	}
 	return commandVersionBefore
 }
@@ -149,11 +162,7 @@ func EncodeCommand(c *Command) []byte {
 		switch op.Kind {
 		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate:
 		case OpCreateTable:
-			e.schema(op.Schema)
-			e.uvarint(uint64(len(op.Indexes)))
-			for _, x := range op.Indexes {
-				e.indexDef(x)
-			}
+			e.tableDef(op.Schema, op.Indexes)
 		case OpRenameTable:
 			e.string(op.NewName)
 		case OpAddColumn:
@@ -234,6 +243,18 @@ func EncodeCommand(c *Command) []byte {
 			for _, k := range op.Keys {
 				e.string(k)
 			}
+		case OpReplaceTable:
+			e.tableDef(op.Schema, op.Indexes)
+			e.uvarint(uint64(len(op.Rows)))
+			for _, r := range op.Rows {
+				e.row(r)
+			}
+			e.uvarint(uint64(len(op.RowIDs)))
+			for _, id := range op.RowIDs {
+				e.uvarint(id)
+			}
+			e.uvarint(op.AutoInc)
+			e.uvarint(op.Fingerprint)
 		default:
 			panic(fmt.Sprintf("storage: encode op kind %d", op.Kind))
 		}
@@ -262,11 +283,7 @@ func DecodeCommand(b []byte) (*Command, error) {
 		switch op.Kind {
 		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate:
 		case OpCreateTable:
-			op.Schema = d.schema()
-			m := d.count(3)
-			for j := 0; j < m && d.err == nil; j++ {
-				op.Indexes = append(op.Indexes, d.indexDef())
-			}
+			op.Schema, op.Indexes = d.tableDef()
 		case OpRenameTable:
 			op.NewName = d.string()
 		case OpAddColumn:
@@ -362,6 +379,19 @@ func DecodeCommand(b []byte) (*Command, error) {
 				op.Ranges = append(op.Ranges, r)
 			}
 			op.Keys = d.strings()
+		case OpReplaceTable:
+			op.Schema, op.Indexes = d.tableDef()
+			m := d.count(1)
+			op.Rows = make([]Row, 0, m)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.Rows = append(op.Rows, d.row())
+			}
+			m = d.count(1)
+			for j := 0; j < m && d.err == nil; j++ {
+				op.RowIDs = append(op.RowIDs, d.uvarint())
+			}
+			op.AutoInc = d.uvarint()
+			op.Fingerprint = d.uvarint()
 		default:
 			d.fail(fmt.Sprintf("op kind %d", op.Kind))
 		}
@@ -374,4 +404,23 @@ func DecodeCommand(b []byte) (*Command, error) {
 		return nil, d.err
 	}
 	return c, nil
+}
+
+// tableDef writes a table's schema and its indexes.
+func (e *encoder) tableDef(s *Schema, indexes []*IndexDef) {
+	e.schema(s)
+	e.uvarint(uint64(len(indexes)))
+	for _, x := range indexes {
+		e.indexDef(x)
+	}
+}
+
+func (d *decoder) tableDef() (*Schema, []*IndexDef) {
+	s := d.schema()
+	var indexes []*IndexDef
+	m := d.count(3)
+	for j := 0; j < m && d.err == nil; j++ {
+		indexes = append(indexes, d.indexDef())
+	}
+	return s, indexes
 }
