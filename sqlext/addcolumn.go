@@ -30,15 +30,16 @@ func addColumn(ctx *sql.Context, n *plan.AddColumn) (sql.RowIter, error) {
 	if t == nil || col == nil || err != nil {
 		return nil, err
 	}
-	if col.PrimaryKey {
-		return nil, primaryKeyRefused()
-	}
 	sch := n.TargetSchema()
 	if o := n.Order(); o != nil && !o.First && sch.IndexOf(o.AfterColumn, t.Name()) < 0 {
 		return nil, unknownColumn(o.AfterColumn, t.Name())
 	}
 	if err := n.ValidateDefaultPosition(sch); err != nil {
 		return nil, err
+	}
+	if col.PrimaryKey {
+		// The rows gain new identities (rebuild.go).
+		return rebuildAlter(ctx, t, n)
 	}
 	if err := collateAsTable(col, t.Collation()); err != nil {
 		return nil, err

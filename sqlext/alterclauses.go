@@ -8,7 +8,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
-	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/sqlearn/sqlearn/storage"
 )
 
 // alterWhole runs an ALTER TABLE of several clauses on one of our
@@ -24,10 +25,12 @@ import (
 // kinds, a table with foreign keys (whose clauses check and change
 // other tables) and other engines' tables are left to the engine.
 //
-// Each clause is still its own log command, since storage takes one
-// schema change per command: a node that stops, or a write of another
-// session that changes a row between two of them, can leave the first
-// clauses done (see docs/sql/compatibility.md).
+// An ALTER that changes the primary key is carried out as one rebuild of
+// the table (rebuildAlter). Otherwise each clause is still its own log
+// command, since storage takes one schema change per command: a node
+// that stops, or a write of another session that changes a row between
+// two of them, can leave the first clauses done (see
+// docs/sql/compatibility.md).
 func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, error) {
 	if n.Pref != nil {
 		return nil, nil // a stored routine's body
@@ -36,17 +39,16 @@ func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, erro
 	if err != nil || !ok {
 		return nil, err
 	}
-	if err := commitPending(ctx); err != nil {
-		return nil, err
-	}
-	d, err := newDraft(t)
+	d, err := draftOf(ctx, t, n.Children())
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range n.Children() {
-		if err := d.play(ctx, c); err != nil {
+	if d.rekeyed {
+		if err := d.rebuild(ctx, t); err != nil {
 			return nil, err
 		}
+		n.SetSchema(types.OkResultSchema)
+		return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 	}
 	b := newExecBuilder()
 	for _, c := range n.Children() {
@@ -112,35 +114,23 @@ func checkHolds(ctx *sql.Context, check *sql.CheckConstraint, sch sql.Schema, ro
 	return nil
 }
 
-// primaryKeyRefused is the error for ALTER TABLE ... ADD or DROP
-// PRIMARY KEY, and ADD COLUMN ... PRIMARY KEY, of one of our tables:
-// storage keeps a table's primary key from its creation on. The engine
-// answered a text of its own under ER_UNKNOWN_ERROR, and added a column
-// declared PRIMARY KEY as a plain one.
-func primaryKeyRefused() error {
-	return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'changing the primary key of an existing table'")
-}
-
-// pkChecked refuses ALTER TABLE ... ADD or DROP PRIMARY KEY of one of
-// our tables (primaryKeyRefused).
-func pkChecked(ctx *sql.Context, n *plan.AlterPK) error {
-	t, err := alteredBy(ctx, n)
-	if t == nil || err != nil {
-		return err
-	}
-	return primaryKeyRefused()
-}
-
-// dropChecked refuses DROP COLUMN of one of our tables as its execution
+// dropColumn refuses DROP COLUMN of one of our tables as its execution
 // would (dropRefused), before the engine's checks, which answered a
 // column another's default reads with a text of its own under
-// ER_UNKNOWN_ERROR.
-func dropChecked(ctx *sql.Context, n *plan.DropColumn) error {
+// ER_UNKNOWN_ERROR. A column of the primary key leaves it, by a rebuild
+// of the table; the engine runs the others.
+func dropColumn(ctx *sql.Context, n *plan.DropColumn) (sql.RowIter, error) {
 	t, err := alteredBy(ctx, n)
 	if t == nil || err != nil {
-		return err
+		return nil, err
 	}
-	return dropRefused(n.TargetSchema(), n.Column)
+	if err := dropRefused(n.TargetSchema(), n.Column); err != nil {
+		return nil, err
+	}
+	if changesKey(t.sch.Schema, n) {
+		return rebuildAlter(ctx, t, n)
+	}
+	return nil, nil
 }
 
 // alteredTable is the one table of ours that every clause of an ALTER
@@ -161,15 +151,21 @@ func alteredTable(ctx *sql.Context, clauses []sql.Node) (*Table, bool, error) {
 	if t == nil {
 		return nil, false, nil
 	}
-	declared, err := t.GetDeclaredForeignKeys(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	referenced, err := t.GetReferencedForeignKeys(ctx)
-	if err != nil || len(declared) > 0 || len(referenced) > 0 {
+	if keyed, err := hasForeignKeys(ctx, t); keyed || err != nil {
 		return nil, false, err
 	}
 	return t, true, nil
+}
+
+// hasForeignKeys says whether t declares a foreign key or is the parent
+// of one.
+func hasForeignKeys(ctx *sql.Context, t *Table) (bool, error) {
+	declared, err := t.GetDeclaredForeignKeys(ctx)
+	if err != nil {
+		return false, err
+	}
+	referenced, err := t.GetReferencedForeignKeys(ctx)
+	return len(declared) > 0 || len(referenced) > 0, err
 }
 
 // alterClause says whether n is a clause of ALTER TABLE of a kind
@@ -207,6 +203,18 @@ type draft struct {
 	sch       sql.Schema
 	rows      []sql.Row
 	keys      []draftKey
+	// ids are the rows' identities in storage and fingerprint what the
+	// rows sum to (storage.Fingerprint), for a rebuild of the table.
+	ids         []string
+	fingerprint uint64
+	keyless     bool
+	// meta is the table's metadata with the checks the clauses leave,
+	// and autoInc its next auto-increment value.
+	meta    tableMeta
+	autoInc uint64
+	// rekeyed says a clause changed the primary key, which only a
+	// rebuild of the table carries out.
+	rekeyed bool
 }
 
 // draftKey is an index of a draft, the primary key named PRIMARY.
@@ -214,14 +222,35 @@ type draftKey struct {
 	name   string
 	cols   []string
 	unique bool
+	meta   string
 }
 
-func newDraft(t *Table) (*draft, error) {
-	rows, err := t.rowsNow()
+// draftOf commits the session's pending writes, then plays clauses, of
+// one ALTER of t, on a draft of t.
+func draftOf(ctx *sql.Context, t *Table, clauses []sql.Node) (*draft, error) {
+	if err := commitPending(ctx); err != nil {
+		return nil, err
+	}
+	d, err := newDraft(t)
 	if err != nil {
 		return nil, err
 	}
-	d := &draft{name: t.Name(), collation: t.Collation(), sch: t.sch.Schema.Copy(), rows: rows}
+	for _, c := range clauses {
+		if err := d.play(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func newDraft(t *Table) (*draft, error) {
+	stored, ids, err := t.storedRows()
+	if err != nil {
+		return nil, err
+	}
+	d := &draft{name: t.Name(), collation: t.Collation(), sch: t.sch.Schema.Copy(), rows: t.asSQL(stored),
+		ids: ids, fingerprint: storage.Fingerprint(stored, ids), keyless: t.keyless(),
+		meta: parseTableMeta(t.info.Schema.Meta), autoInc: t.info.AutoInc}
 	if pk := t.info.Schema.PK; len(pk) > 0 {
 		k := draftKey{name: "PRIMARY", unique: true}
 		for _, c := range pk {
@@ -230,7 +259,7 @@ func newDraft(t *Table) (*draft, error) {
 		d.keys = append(d.keys, k)
 	}
 	for _, x := range t.info.Indexes {
-		d.keys = append(d.keys, draftKey{name: x.Name, cols: slices.Clone(x.Columns), unique: x.Unique})
+		d.keys = append(d.keys, draftKey{name: x.Name, cols: slices.Clone(x.Columns), unique: x.Unique, meta: x.Meta})
 	}
 	return d, nil
 }
@@ -269,17 +298,30 @@ func (d *draft) play(ctx *sql.Context, clause sql.Node) error {
 	case *plan.AlterIndex:
 		return d.index(ctx, c)
 	case *plan.AlterPK:
-		return primaryKeyRefused()
+		return d.primaryKey(ctx, c)
 	case *plan.CreateCheck:
-		return checkHolds(ctx, c.Check, d.sch, d.rows)
+		if err := checkHolds(ctx, c.Check, d.sch, d.rows); err != nil {
+			return err
+		}
+		def, err := plan.NewCheckDefinition(ctx, c.Check)
+		if err != nil {
+			return err
+		}
+		return addCheck(&d.meta, d.name, def)
+	case *plan.DropCheck:
+		if err := dropCheck(&d.meta, c.Name); err != nil && !c.IfExists {
+			return err
+		}
+	case *plan.AlterAutoIncrement:
+		d.autoInc = c.AutoVal
 	}
 	return nil
 }
 
 func (d *draft) add(ctx *sql.Context, c *plan.AddColumn) error {
 	col := c.Column()
-	if col.PrimaryKey {
-		return primaryKeyRefused()
+	if col.PrimaryKey && len(d.keys) > 0 && d.keys[0].name == "PRIMARY" {
+		return multiplePrimaryKeys()
 	}
 	if o := c.Order(); o != nil && !o.First && d.sch.IndexOfColName(o.AfterColumn) < 0 {
 		return unknownColumn(o.AfterColumn, d.name)
@@ -306,6 +348,10 @@ func (d *draft) add(ctx *sql.Context, c *plan.AddColumn) error {
 		d.rows[i] = slices.Insert(r, pos, v)
 	}
 	d.sch = slices.Insert(d.sch, pos, col)
+	if col.PrimaryKey {
+		d.rekeyed = true
+		return d.addPrimary(ctx, draftKey{name: "PRIMARY", cols: []string{col.Name}, unique: true})
+	}
 	return nil
 }
 
@@ -340,6 +386,9 @@ func (d *draft) drop(ctx *sql.Context, name string) error {
 	for _, k := range d.keys {
 		had := len(k.cols)
 		k.cols = slices.DeleteFunc(k.cols, func(c string) bool { return sameName(c, name) })
+		if k.name == "PRIMARY" && len(k.cols) < had {
+			d.rekeyed = true
+		}
 		if len(k.cols) == 0 {
 			continue
 		}
@@ -416,7 +465,7 @@ func (d *draft) index(ctx *sql.Context, c *plan.AlterIndex) error {
 		if err := indexRefused(def); err != nil {
 			return err
 		}
-		k := draftKey{name: c.IndexName, unique: def.IsUnique()}
+		k := draftKey{name: c.IndexName, unique: def.IsUnique(), meta: indexMetaJSON(c.Comment, nil)}
 		for _, col := range c.Columns {
 			k.cols = append(k.cols, col.Name)
 		}

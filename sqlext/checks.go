@@ -3,11 +3,8 @@ package sqlext
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -46,29 +43,22 @@ func (t *Table) GetChecks(*sql.Context) ([]sql.CheckDefinition, error) {
 
 func (t *Table) CreateCheck(ctx *sql.Context, check *sql.CheckDefinition) error {
 	m := parseTableMeta(t.info.Schema.Meta)
-	if slices.ContainsFunc(m.Checks, func(c checkMeta) bool { return strings.EqualFold(c.Name, check.Name) }) {
-		return mysql.NewSQLError(erCheckConstraintDupName, "HY000", "Duplicate check constraint name '%s'.", check.Name)
+	if err := addCheck(&m, t.info.Name, check); err != nil {
+		return err
 	}
-	name := check.Name
-	if name == "" {
-		// MySQL names an unnamed constraint <table>_chk_<n>.
-		for n := 1; name == "" || slices.ContainsFunc(m.Checks, func(c checkMeta) bool { return strings.EqualFold(c.Name, name) }); n++ {
-			name = fmt.Sprintf("%s_chk_%d", t.info.Name, n)
-		}
-	}
-	m.Checks = append(m.Checks, checkMeta{Name: name, Expression: check.CheckExpression, Enforced: check.Enforced})
 	return t.setMeta(ctx, m)
 }
 
 func (t *Table) DropCheck(ctx *sql.Context, name string) error {
 	m := parseTableMeta(t.info.Schema.Meta)
-	i := slices.IndexFunc(m.Checks, func(c checkMeta) bool { return strings.EqualFold(c.Name, name) })
-	if i < 0 {
-		return sql.ErrUnknownConstraint.New(name)
+	if err := dropCheck(&m, name); err != nil {
+		return err
 	}
-	m.Checks = slices.Delete(m.Checks, i, i+1)
 	return t.setMeta(ctx, m)
 }
+
+// checkName is MySQL's name for the nth unnamed check of table.
+func checkName(table string, n int) string { return fmt.Sprintf("%s_chk_%d", table, n) }
 
 // setMeta replaces the table's metadata through the log.
 func (t *Table) setMeta(ctx *sql.Context, m tableMeta) error {

@@ -279,8 +279,8 @@ func sqlError(err error) error {
 
 // mysqlMessage is the text MySQL gives error num where the engine words
 // it otherwise: a duplicate key (Table.duplicate holds MySQL's text of
-// the key), a NULL in a NOT NULL column, and a row of columns where one
-// value is wanted.
+// the key), a NULL in a NOT NULL column, a row of columns where one
+// value is wanted, and the primary key errors of ALTER TABLE.
 func mysqlMessage(num int, msg string) string {
 	switch num {
 	case mysql.EROperandColumns:
@@ -295,6 +295,16 @@ func mysqlMessage(num int, msg string) string {
 			if rest, ok := strings.CutPrefix(msg, head); ok {
 				return "Duplicate entry '" + rest
 			}
+		}
+	case mysql.ERMultiplePriKey:
+		return "Multiple primary key defined"
+	case mysql.ERKeyColumnDoesNotExist:
+		if strings.HasPrefix(msg, "key column '") {
+			return "K" + msg[1:]
+		}
+	case mysql.ERCantDropFieldOrKey:
+		if rest, ok := strings.CutPrefix(msg, "error: can't drop "); ok {
+			return "Can't DROP " + rest
 		}
 	case mysql.ERBadNullError:
 		if rest, ok := strings.CutPrefix(msg, "column name '"); ok {

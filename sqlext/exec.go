@@ -66,9 +66,9 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	case *plan.AddColumn:
 		return addColumn(ctx, n)
 	case *plan.DropColumn:
-		return nil, dropChecked(ctx, n)
+		return dropColumn(ctx, n)
 	case *plan.AlterPK:
-		return nil, pkChecked(ctx, n)
+		return alterPK(ctx, n)
 	case *plan.CreateCheck:
 		return createCheck(ctx, n)
 	case *plan.Block:

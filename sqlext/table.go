@@ -503,7 +503,7 @@ func (t *Table) position(order *sql.ColumnOrder) int {
 
 // DropColumn drops a column as MySQL does: it leaves the indexes it is
 // part of, and an index left without columns goes with it. A column of
-// the primary key is refused (see dropRefused).
+// the primary key is dropped by a rebuild of the table (dropColumn).
 func (t *Table) DropColumn(ctx *sql.Context, name string) error {
 	if err := dropRefused(t.sch.Schema, name); err != nil {
 		return err
@@ -513,8 +513,7 @@ func (t *Table) DropColumn(ctx *sql.Context, name string) error {
 
 // dropRefused is the error DROP COLUMN name of a table of columns sch
 // fails with before anything changes, or nil: the last column, as in
-// MySQL, and a column of the primary key, which storage cannot drop
-// (MySQL takes it out of the key).
+// MySQL, and a column that another's generated value or default reads.
 func dropRefused(sch sql.Schema, name string) error {
 	i := sch.IndexOfColName(name)
 	switch {
@@ -522,8 +521,6 @@ func dropRefused(sch sql.Schema, name string) error {
 		return nil
 	case len(sch) == 1:
 		return mysql.NewSQLError(mysql.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
-	case sch[i].PrimaryKey:
-		return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'dropping a column of the primary key'")
 	}
 	for _, c := range sch {
 		switch {
