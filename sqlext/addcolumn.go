@@ -37,8 +37,9 @@ func addColumn(ctx *sql.Context, n *plan.AddColumn) (sql.RowIter, error) {
 	if err := n.ValidateDefaultPosition(sch); err != nil {
 		return nil, err
 	}
-	if col.PrimaryKey {
-		// The rows gain new identities (rebuild.go).
+	if col.PrimaryKey || perRow(col) && t.info.Rows > 0 {
+		// The rows gain new identities, or values computed for each, in
+		// one log command (rebuild.go).
 		return rebuildAlter(ctx, t, n)
 	}
 	if err := collateAsTable(col, t.Collation()); err != nil {

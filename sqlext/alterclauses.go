@@ -25,12 +25,11 @@ import (
 // kinds, a table with foreign keys (whose clauses check and change
 // other tables) and other engines' tables are left to the engine.
 //
-// An ALTER that changes the primary key is carried out as one rebuild of
-// the table (rebuildAlter). Otherwise each clause is still its own log
-// command, since storage takes one schema change per command: a node
-// that stops, or a write of another session that changes a row between
-// two of them, can leave the first clauses done (see
-// docs/sql/compatibility.md).
+// An ALTER that changes the primary key, or computes the rows anew, is
+// carried out as one rebuild of the table (draft.rebuilds). Otherwise
+// each clause is still its own log command, since storage takes one
+// schema change per command: a node that stops between two of them
+// leaves the first clauses done (see docs/sql/compatibility.md).
 func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, error) {
 	if n.Pref != nil {
 		return nil, nil // a stored routine's body
@@ -43,7 +42,7 @@ func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, erro
 	if err != nil {
 		return nil, err
 	}
-	if d.rekeyed {
+	if d.rebuilds() {
 		if err := d.rebuild(ctx, t); err != nil {
 			return nil, err
 		}
@@ -213,8 +212,12 @@ type draft struct {
 	meta    tableMeta
 	autoInc uint64
 	// rekeyed says a clause changed the primary key, which only a
-	// rebuild of the table carries out.
-	rekeyed bool
+	// rebuild of the table carries out; rewrites that a clause computes
+	// the rows anew, which a rebuild does in one log command where the
+	// clauses one by one take several; renamesRead that a clause renames
+	// a column an expression may read, which the engine's execution of
+	// the clauses follows and a rebuild does not.
+	rekeyed, rewrites, renamesRead bool
 }
 
 // draftKey is an index of a draft, the primary key named PRIMARY.
@@ -280,6 +283,9 @@ func (d *draft) play(ctx *sql.Context, clause sql.Node) error {
 	case *plan.ModifyColumn:
 		return d.modify(ctx, c)
 	case *plan.RenameColumn:
+		if err := renameRefused(c.TargetSchema(), c.ColumnName, c.NewColumnName); err != nil {
+			return err
+		}
 		if i := d.sch.IndexOfColName(c.ColumnName); i >= 0 {
 			d.rename(i, c.NewColumnName)
 		}
@@ -329,6 +335,9 @@ func (d *draft) add(ctx *sql.Context, c *plan.AddColumn) error {
 	if d.sch.IndexOfColName(col.Name) >= 0 {
 		return duplicateColumn(col.Name)
 	}
+	if err := c.ValidateDefaultPosition(c.TargetSchema()); err != nil {
+		return err
+	}
 	if err := collateAsTable(col, d.collation); err != nil {
 		return err
 	}
@@ -347,6 +356,7 @@ func (d *draft) add(ctx *sql.Context, c *plan.AddColumn) error {
 		}
 		d.rows[i] = slices.Insert(r, pos, v)
 	}
+	d.rewrites = d.rewrites || values != nil
 	d.sch = slices.Insert(d.sch, pos, col)
 	if col.PrimaryKey {
 		d.rekeyed = true
@@ -408,6 +418,9 @@ func (d *draft) modify(ctx *sql.Context, c *plan.ModifyColumn) error {
 	if i < 0 {
 		return unknownColumn(c.Column(), d.name)
 	}
+	if err := c.ValidateDefaultPosition(c.TargetSchema()); err != nil {
+		return err
+	}
 	col := c.NewColumn()
 	if err := collateAsTable(col, d.collation); err != nil {
 		return err
@@ -424,8 +437,12 @@ func (d *draft) modify(ctx *sql.Context, c *plan.ModifyColumn) error {
 	if pos > i {
 		pos--
 	}
-	d.sch[i] = col
+	if err := renameRefused(c.TargetSchema(), c.Column(), col.Name); err != nil {
+		return err
+	}
 	d.rename(i, col.Name)
+	d.sch[i] = col
+	d.rewrites = d.rewrites || len(d.rows) > 0
 	if pos >= 0 && pos != i {
 		d.sch = slices.Insert(slices.Delete(d.sch, i, i+1), pos, col)
 		for r, row := range d.rows {
@@ -443,9 +460,15 @@ func (d *draft) modify(ctx *sql.Context, c *plan.ModifyColumn) error {
 	return nil
 }
 
-// rename names column i anew, in the indexes too.
+// rename names column i anew, in the indexes too. A rebuild does not
+// carry a new name into the text of the table's checks (the engine's
+// execution of the clause does not either), so it is not for an ALTER
+// that renames a column of a table with checks.
 func (d *draft) rename(i int, to string) {
 	from := d.sch[i].Name
+	if !sameName(from, to) && len(d.meta.Checks) > 0 {
+		d.renamesRead = true
+	}
 	col := *d.sch[i]
 	col.Name = to
 	d.sch[i] = &col

@@ -61,6 +61,7 @@ var engineMessages = []struct {
 	code int
 }{
 	{"syntax error at position", mysql.ERParseError},
+	{"only one auto_increment column and it must be defined as a key", mysql.ERWrongAutoKey},
 	{"local_infile needs to be set to 1", 3948}, // ER_CLIENT_LOCAL_FILES_DISABLED: LOAD DATA LOCAL with local_infile OFF
 	{"no database selected", mysql.ERNoDb},
 	{"Check constraint", erCheckConstraintViolated},
@@ -296,6 +297,8 @@ func mysqlMessage(num int, msg string) string {
 				return "Duplicate entry '" + rest
 			}
 		}
+	case mysql.ERWrongAutoKey:
+		return "Incorrect table definition; there can be only one auto column and it must be defined as a key"
 	case mysql.ERMultiplePriKey:
 		return "Multiple primary key defined"
 	case mysql.ERKeyColumnDoesNotExist:

@@ -69,6 +69,10 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return dropColumn(ctx, n)
 	case *plan.AlterPK:
 		return alterPK(ctx, n)
+	case *plan.ModifyColumn:
+		return changeColumn(ctx, n)
+	case *plan.RenameColumn:
+		return nil, renameChecked(ctx, n)
 	case *plan.CreateCheck:
 		return createCheck(ctx, n)
 	case *plan.Block:

@@ -1,7 +1,11 @@
 package sqlext
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -53,5 +57,51 @@ func TestRebuildFailsOverAWriteSinceItsRead(t *testing.T) {
 	}
 	if info, _ := s.store.Table("r", "t"); len(info.Schema.PK) != 1 || info.Rows != 3 {
 		t.Fatalf("after the rebuild: key %v, %d rows", info.Schema.PK, info.Rows)
+	}
+}
+
+// TestAlterComputingRowsIsOneCommand: an ALTER that computes each row's
+// value of a column it adds, alone or with other clauses, is one log
+// command, so a node stopping half way, or a write in between, cannot
+// leave it half done. Column by column it took two commands for each
+// such column (the column, then its values).
+func TestAlterComputingRowsIsOneCommand(t *testing.T) {
+	s, _, run := openInternal(t)
+	run("CREATE DATABASE r")
+	run("CREATE TABLE r.t (a INT PRIMARY KEY, b INT, KEY bk (b))")
+	run("INSERT INTO r.t VALUES (1, 10), (2, 20)")
+	for _, q := range []string{
+		"ALTER TABLE r.t ADD COLUMN c INT DEFAULT (a + b)",
+		"ALTER TABLE r.t ADD COLUMN d INT DEFAULT (a * 2), ADD COLUMN e VARCHAR(5) AS (CONCAT(a, '!')) STORED, MODIFY b BIGINT, ADD INDEX dk (d)",
+		"ALTER TABLE r.t CHANGE d dd BIGINT",
+	} {
+		before := s.node.AppliedIndex()
+		run(q)
+		if n := s.node.AppliedIndex() - before; n != 1 {
+			t.Errorf("%s: %d log entries", q, n)
+		}
+	}
+	info, err := s.store.Table("r", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []string
+	for _, c := range info.Schema.Columns {
+		cols = append(cols, c.Name)
+	}
+	if got := strings.Join(cols, ","); got != "a,b,c,dd,e" || len(info.Indexes) != 2 || info.Indexes[1].Columns[0] != "dd" {
+		t.Fatalf("after the ALTERs: columns %s, indexes %v", got, info.Indexes)
+	}
+	rows, _, err := storedTableNamed(s.NewContext(context.Background()), s.engine.Analyzer.Catalog, "r", "t").storedRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := make([]string, len(rows))
+	for i, r := range rows {
+		texts[i] = fmt.Sprint(r)
+	}
+	slices.Sort(texts)
+	if got := strings.Join(texts, " "); got != "[1 10 11 2 1!] [2 20 22 4 2!]" {
+		t.Fatalf("rows after the ALTERs: %s", got)
 	}
 }

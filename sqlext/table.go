@@ -10,6 +10,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
@@ -522,6 +523,14 @@ func dropRefused(sch sql.Schema, name string) error {
 	case len(sch) == 1:
 		return mysql.NewSQLError(mysql.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
 	}
+	return readBy(sch, i)
+}
+
+// readBy is MySQL's error for dropping or renaming column i of sch while
+// another column's generated value or default expression reads it, or
+// nil. (The engine named the column anew in the expressions of a
+// rename, which then no longer resolved.)
+func readBy(sch sql.Schema, i int) error {
 	for _, c := range sch {
 		switch {
 		case c == sch[i]:
@@ -530,6 +539,25 @@ func dropRefused(sch sql.Schema, name string) error {
 		case names(c.Default, sch[i].Name):
 			return dependentByDefault(sch[i].Name, c.Source)
 		}
+	}
+	return nil
+}
+
+// renameChecked refuses RENAME COLUMN of a column of one of our tables
+// that an expression reads (readBy).
+func renameChecked(ctx *sql.Context, n *plan.RenameColumn) error {
+	if t, err := alteredBy(ctx, n); t == nil || err != nil {
+		return err
+	}
+	return renameRefused(n.TargetSchema(), n.ColumnName, n.NewColumnName)
+}
+
+// renameRefused is the error renaming column from of a table of columns
+// sch (a clause's, whose expressions the analyzer resolved) to to fails
+// with, or nil (readBy).
+func renameRefused(sch sql.Schema, from, to string) error {
+	if i := sch.IndexOfColName(from); i >= 0 && !sameName(from, to) {
+		return readBy(sch, i)
 	}
 	return nil
 }
@@ -604,6 +632,11 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 	sc, err := columnToStorage(column)
 	if err != nil {
 		return err
+	}
+	if old := t.info.Schema.Columns[idx]; order == nil && !sameName(name, sc.Name) && sc.Kind == old.Kind && sc.Nullable == old.Nullable && sc.Meta == old.Meta {
+		// A new name only (RENAME COLUMN), which the indexes that name
+		// the column follow; a change of the column keeps their names.
+		return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpRenameColumn, DB: t.info.DB, Table: t.info.Name, Name: name, NewName: sc.Name}))
 	}
 	pos := t.position(order)
 	if pos > idx {

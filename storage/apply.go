@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -463,15 +464,20 @@ func (s *Store) alterColumns(t *Table, op *Op) error {
 		}
 		old := sch.Columns[c].Name
 		sch.Columns[c].Name = op.NewName
-		for _, x := range t.indexes {
-			for j, name := range x.def.Columns {
+		// The new table's indexes name the column anew; the old table's
+		// stay as they are, should the command fail.
+		for i, def := range defs {
+			if !slices.ContainsFunc(def.Columns, func(n string) bool { return strings.EqualFold(n, old) }) {
+				continue
+			}
+			renamed := *def
+			renamed.Columns = slices.Clone(def.Columns)
+			for j, name := range renamed.Columns {
 				if strings.EqualFold(name, old) {
-					def := *x.def
-					def.Columns = append([]string(nil), def.Columns...)
-					def.Columns[j] = op.NewName
-					x.def = &def
+					renamed.Columns[j] = op.NewName
 				}
 			}
+			defs[i] = &renamed
 		}
 		newRows = rows
 	case OpModifyColumn:

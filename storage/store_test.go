@@ -338,3 +338,24 @@ func TestCreateDatabaseWithMetaVersion(t *testing.T) {
 		t.Fatalf("a create database alone written as version %d", b[0])
 	}
 }
+
+// TestRenameIndexedColumn: renaming a column that indexes use renames it
+// in them too, and a rename that fails leaves the table as it was. It
+// failed for an indexed column, after having renamed the column in the
+// live table's indexes, which then named a column the table lacked.
+func TestRenameIndexedColumn(t *testing.T) {
+	s := newTestStore(t)
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: []Row{row(1, "a", 1), row(2, "b", 2)}})
+	if err := s.Apply(0, &Command{Ops: []Op{{Kind: OpRenameColumn, DB: "d", Table: "t", Name: "name", NewName: "score"}}}); !errors.Is(err, ErrColumnExists) {
+		t.Fatalf("a rename to a name the table has: %v", err)
+	}
+	mustApply(t, s, Op{Kind: OpRenameColumn, DB: "d", Table: "t", Name: "name", NewName: "label"})
+	info, _ := s.Table("d", "t")
+	if info.Schema.Columns[1].Name != "label" || info.Indexes[0].Columns[0] != "label" || info.Indexes[1].Columns[0] != "score" {
+		t.Fatalf("after the rename: %+v, indexes %+v %+v", info.Schema.Columns, info.Indexes[0], info.Indexes[1])
+	}
+	if err := s.Apply(0, &Command{Ops: []Op{{Kind: OpInsert, DB: "d", Table: "t", Rows: []Row{row(3, "c", 2)}}}}); err == nil {
+		t.Fatal("the unique index on score no longer holds")
+	}
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: []Row{row(3, "c", 3)}})
+}
