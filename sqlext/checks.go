@@ -23,6 +23,9 @@ const (
 	erCheckConstraintViolated = 3819
 	erCheckConstraintDupName  = 3822
 	erUnknownConstraint       = 3940
+	// erDependentByCheck is ER_DEPENDENT_BY_CHECK_CONSTRAINT: a column a
+	// check reads is dropped or renamed.
+	erDependentByCheck = 3959
 )
 
 // checkMeta is one CHECK constraint as the table's metadata stores it.

@@ -259,6 +259,11 @@ func sqlError(err error) error {
 		out.Num, out.State = mysql.ERBadFieldError, "42S22"
 		out.Message = fmt.Sprintf("Unknown column '%s' in '%s'", column, table)
 	}
+	var check string
+	if _, err := fmt.Sscanf(out.Message, "can't alter column %q because it would invalidate check constraint %q", &column, &check); err == nil && out.Num == mysql.ERUnknownError {
+		out.Num, out.State = erDependentByCheck, "HY000"
+		out.Message = fmt.Sprintf("Check constraint '%s' uses column '%s', hence column cannot be dropped or renamed.", check, column)
+	}
 	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out = *duplicateColumn(name).(*mysql.SQLError)
 	}

@@ -119,7 +119,7 @@ func TestAlterChangesPrimaryKey(t *testing.T) {
 // column it lacked in its index: every later statement on it failed). A
 // column another's default reads is not renamed (3837, as in MySQL; the
 // engine renamed it in the default and then failed the rename, leaving
-// a default that no longer resolved).
+// a default that no longer resolved), nor one a check reads (3959).
 func TestRenameIndexedColumn(t *testing.T) {
 	dir := t.TempDir()
 	srv, db := openIn(t, dir)
@@ -135,6 +135,13 @@ func TestRenameIndexedColumn(t *testing.T) {
 		_, err := db.Exec(q)
 		wantMySQLError(t, err, 3837, "HY000")
 	}
+	// One a check reads is MySQL's 3959 (it was 1105).
+	mustExecAll(t, db, "CREATE TABLE rn.c (a INT, CONSTRAINT pos CHECK (a > 0))")
+	_, err := db.Exec("ALTER TABLE rn.c RENAME COLUMN a TO a2")
+	wantMySQLError(t, err, 3959, "HY000")
+	if want := "Check constraint 'pos' uses column 'a', hence column cannot be dropped or renamed."; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("renaming a column a check reads: %v", err)
+	}
 	check := func(when string) {
 		t.Helper()
 		wantAnswers(t, db, when, map[string]string{
@@ -145,7 +152,7 @@ func TestRenameIndexedColumn(t *testing.T) {
 	}
 	check("after the renames")
 	mustExecAll(t, db, "INSERT INTO rn.a (x, yy) VALUES (9, 'd')")
-	_, err := db.Exec("INSERT INTO rn.a (x, yy, n3) VALUES (9, 'e', 4)")
+	_, err = db.Exec("INSERT INTO rn.a (x, yy, n3) VALUES (9, 'e', 4)")
 	wantMySQLError(t, err, 1062, "23000")
 	mustExecAll(t, db, "DELETE FROM rn.a WHERE n3 = 4")
 	srv.Close()
