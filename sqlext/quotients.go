@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
 // A division's value in MySQL is its quotient to nine digits past the
@@ -36,7 +37,7 @@ var numberReaders = map[string]bool{
 
 func unroundedQuotients(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		if !numberReaders[strings.ToLower(functionName(e))] {
+		if !readsNumbers(e) {
 			return e, transform.SameTree, nil
 		}
 		return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression {
@@ -51,6 +52,20 @@ func unroundedQuotients(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 			return nil
 		})
 	})
+}
+
+// readsNumbers says whether e reads its arguments as numbers: one of
+// numberReaders, %, or +, -, * and / computed as a DOUBLE, which reads a
+// DECIMAL operand whole (Item_func_numhybrid::val_real converting the
+// operand's unrounded value): (1e0 + 0) * (3 / 7) is 0.428571428.
+func readsNumbers(e sql.Expression) bool {
+	if a, ok := e.(*expression.Arithmetic); ok {
+		return types.IsFloat(a.Type())
+	}
+	if d, ok := e.(*expression.Div); ok {
+		return types.IsFloat(d.Type())
+	}
+	return numberReaders[strings.ToLower(functionName(e))]
 }
 
 // functionName is the name of the function e is, or of the engine's

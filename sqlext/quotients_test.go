@@ -7,7 +7,8 @@ import "testing"
 // is shown, as in MySQL (Item_func_div::decimal_op; the answers are
 // MariaDB 10.11's): the engine rounded it first, so ROUND(1/3, 6) was
 // 0.333300, SUM(x/3) of three ones 0.9999 and IFNULL(-7/3, 0e0) -2.3333;
-// and so is +, - or * over a division, read by a function or %.
+// and so is +, - or * over a division, read by a function, by % or by
+// arithmetic computed as a DOUBLE.
 func TestQuotientsUnrounded(t *testing.T) {
 	db := inDatabase(t, "qu",
 		"CREATE TABLE t (id INT PRIMARY KEY, x INT, d DECIMAL(6,2))",
@@ -19,5 +20,7 @@ func TestQuotientsUnrounded(t *testing.T) {
 		"SELECT x/3, ROUND(100 * x / 3, 2) FROM t WHERE id = 1":                                                 "0.3333,33.33",
 		// +, - and * over a division, read whole too.
 		"SELECT ROUND(x / 3 * 100, 6), (x / 3 * 100) % 7e0, (FLOOR(id) * (10 / -7)) % 2.5e0, x / 3 * 100 FROM t WHERE id = 1": "33.333333,5.3333333,-1.428571428,33.3333",
+		// So is a DECIMAL operand of arithmetic computed as a DOUBLE.
+		"SELECT (1e0 + 0) * (3 / 7), 2e0 * (10.5 - 3/7), 1/3 * 3e0, (1/3) + 0e0, 1e0 - 2/3, 1/3 * 3, (('2x' + '3') + 3) * (d - (3 / 7)) FROM t WHERE id = 1": "0.428571428,20.142857144,0.999999999,0.333333333,0.333333334,1.0000,4.571428576",
 	})
 }
