@@ -237,6 +237,11 @@ type minMax struct {
 	*scalarFunc
 	greatest bool
 	build    func(args ...sql.Expression) (sql.Expression, error)
+	// whole says the value is read as a number (quotients.go), so a
+	// DECIMAL one is the argument's value unrounded, as MySQL's
+	// val_decimal gives it; shown, it is rounded to the decimals of its
+	// type.
+	whole bool
 }
 
 var (
@@ -248,7 +253,18 @@ func (m *minMax) WithChildren(children ...sql.Expression) (sql.Expression, error
 	if len(children) != len(m.args) {
 		return nil, sql.ErrInvalidChildrenNumber.New(m, len(children), len(m.args))
 	}
-	return m.build(children...)
+	e, err := m.build(children...)
+	if mm, ok := e.(*minMax); ok && m.whole {
+		return mm.readWhole(), err
+	}
+	return e, err
+}
+
+// readWhole is m read as a number (whole).
+func (m *minMax) readWhole() *minMax {
+	w := *m
+	w.whole = true
+	return &w
 }
 
 func (m *minMax) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -277,6 +293,9 @@ func (m *minMax) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if m.whole {
+			return best, nil
 		}
 		return best.Round(int32(m.typ.(sql.DecimalType).Scale())), nil
 	case types.IsInteger(m.typ):

@@ -37,16 +37,25 @@ var numberReaders = map[string]bool{
 
 func unroundedQuotients(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		if !readsNumbers(e) {
+		reads := readsNumbers(e)
+		if !reads && !isArithmetic(e) {
 			return e, transform.SameTree, nil
 		}
 		return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression {
 			switch x := c.(type) {
 			case *expression.Div:
-				return newUnroundedDiv(x)
+				if reads {
+					return newUnroundedDiv(x)
+				}
 			case *decimalArith:
-				if x.unrounded == nil {
+				if reads && x.unrounded == nil {
 					return x.withUnrounded()
+				}
+			case *minMax:
+				// Arithmetic reads GREATEST and LEAST whole too; a
+				// division is only rounded once outermost, by the engine.
+				if !x.whole && types.IsDecimal(x.typ) {
+					return x.readWhole()
 				}
 			}
 			return nil
@@ -66,6 +75,15 @@ func readsNumbers(e sql.Expression) bool {
 		return types.IsFloat(d.Type())
 	}
 	return numberReaders[strings.ToLower(functionName(e))]
+}
+
+// isArithmetic says whether e is +, -, *, / or %.
+func isArithmetic(e sql.Expression) bool {
+	switch e.(type) {
+	case *expression.Arithmetic, *expression.Div, *decimalArith, *unroundedDiv, *modulo:
+		return true
+	}
+	return false
 }
 
 // functionName is the name of the function e is, or of the engine's

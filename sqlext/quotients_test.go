@@ -20,6 +20,10 @@ func TestQuotientsUnrounded(t *testing.T) {
 		"SELECT x/3, ROUND(100 * x / 3, 2) FROM t WHERE id = 1":                                                 "0.3333,33.33",
 		// +, - and * over a division, read whole too.
 		"SELECT ROUND(x / 3 * 100, 6), (x / 3 * 100) % 7e0, (FLOOR(id) * (10 / -7)) % 2.5e0, x / 3 * 100 FROM t WHERE id = 1": "33.333333,5.3333333,-1.428571428,33.3333",
+		// GREATEST and LEAST of quotients, read by arithmetic or a
+		// function, are the quotient whole (they were rounded first:
+		// 15.0015, 0.9999, 0.333300).
+		"SELECT 5 / GREATEST(id / 3, 0.1), GREATEST(id / 3, 0.1), GREATEST(1 / 3, 0.1) * 3, LEAST(2 / 3, 1) + 0, (5 / GREATEST(id / 3, 0.1)) * 2, ROUND(GREATEST(1 / 3, 0), 6), GREATEST(1 / 3, 0) * 1e0 FROM t WHERE id = 1": "15.0000,0.3333,1.0000,0.6667,30.0000,0.333333,0.333333333",
 		// So is a DECIMAL operand of arithmetic computed as a DOUBLE.
 		"SELECT (1e0 + 0) * (3 / 7), 2e0 * (10.5 - 3/7), 1/3 * 3e0, (1/3) + 0e0, 1e0 - 2/3, 1/3 * 3, (('2x' + '3') + 3) * (d - (3 / 7)) FROM t WHERE id = 1": "0.428571428,20.142857144,0.999999999,0.333333333,0.333333334,1.0000,4.571428576",
 	})

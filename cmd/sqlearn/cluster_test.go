@@ -110,6 +110,22 @@ func TestClusterOfThree(t *testing.T) {
 	if got := scalar[int](t, nodes[2].db(t, "c"), "SELECT COUNT(*) FROM bag"); got != 60 {
 		t.Fatalf("%d keyless rows, want 60", got)
 	}
+	// A rebuild (here a new primary key numbering the rows) reaches every
+	// node as the same table.
+	exec1(t, nodes[1].db(t, ""), "ALTER TABLE c.bag ADD COLUMN id INT AUTO_INCREMENT PRIMARY KEY FIRST")
+	var keyed string
+	for _, n := range nodes {
+		db := n.db(t, "c")
+		db.SetMaxOpenConns(1)
+		exec1(t, db, "SET @@sqlearn_read_consistency = 'linearizable'")
+		got := scalar[string](t, db, "SELECT CONCAT(COUNT(*), ' ', MIN(id), ' ', MAX(id), ' ', SUM(id * CRC32(node))) FROM bag")
+		if keyed == "" {
+			keyed = got
+		}
+		if !strings.HasPrefix(got, "60 1 60 ") || got != keyed {
+			t.Fatalf("bag with its new key on %s: %s (first node: %s)", n.id, got, keyed)
+		}
+	}
 	exec1(t, nodes[0].db(t, ""), "CREATE USER reader IDENTIFIED BY 'pw'")
 	exec1(t, nodes[0].db(t, ""), "GRANT SELECT ON c.* TO reader")
 	// Reads at every level on every node see every acknowledged write.
