@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -10,36 +11,49 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	"github.com/shopspring/decimal"
 )
 
 // MySQL refuses an empty (or blank) string stored in an integer or
 // DECIMAL column in strict mode, "Incorrect integer value: ” for column
 // 'n' at row 1" (1366), and stores 0 with that warning otherwise or under
 // IGNORE. The engine stored 0 without a word in signed integer and
-// DECIMAL columns (it refuses ” for the others). emptyNumberRule hands
-// such a column's values to the engine through a checkedStore, in INSERT
-// ... VALUES, INSERT ... SELECT and UPDATE; it runs for every statement
-// (onEveryStatement), as the engine plans those with a short list of
-// rules.
+// DECIMAL columns (it refuses ” for the others). It also stored a value
+// beyond the column's range silently as the nearest bound in an UPDATE
+// (UPDATE t SET n = n + 1 of INT's largest value), as 0 in a DECIMAL
+// under IGNORE, and -1 in an unsigned column as its largest value:
+// MySQL's answer is 1264 in strict mode, and the nearest bound with that
+// warning otherwise or under IGNORE (storedInRange). emptyNumberRule
+// hands integer and DECIMAL columns' values to the engine through a
+// checkedStore, in INSERT ... VALUES, INSERT ... SELECT, UPDATE and ON
+// DUPLICATE KEY UPDATE; it runs for every statement (onEveryStatement),
+// as the engine plans those with a short list of rules.
 const emptyNumberRule analyzer.RuleId = 9966
 
 func blankNumbers(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	// Whether the statement ignores errors is looked up once, for the
 	// first value that needs it: most statements store none.
 	ignore, looked := false, false
-	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
-		if !(types.IsSigned(t) || types.IsDecimal(t)) {
+	return wrapStores(n, func(col string, t sql.Type, e sql.Expression, set bool) sql.Expression {
+		if !(types.IsInteger(t) || types.IsDecimal(t)) {
 			return nil
 		}
 		if !looked {
 			ignore, looked = ignoresErrors(n), true
 		}
-		kind := numberKind(t)
+		kind, blanks := numberKind(t), types.IsSigned(t) || types.IsDecimal(t)
 		return newCheckedStore(e, col, ignore, func(ctx *sql.Context, v any, col string, row int64, ignore bool) (any, error) {
-			if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+			if s, ok := v.(string); ok && blanks && strings.TrimSpace(s) == "" {
 				return blankNumber(ctx, s, col, kind, row, ignore)
 			}
-			return v, nil
+			if !set && !ignore && strictMode(ctx) {
+				// The engine refuses an inserted value out of range
+				// itself, after the row's earlier columns' errors, as
+				// MySQL does (a NULL id is 1048 before c's 1264).
+				return v, nil
+			}
+			return storedInRange(ctx, t, v, col, row, ignore)
 		})
 	})
 }
@@ -77,4 +91,59 @@ func blankNumber(ctx *sql.Context, s, col, kind string, row int64, ignore bool) 
 	}
 	ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERTruncatedWrongValueForField, Message: msg})
 	return int64(0), nil
+}
+
+// storedInRange is what v, bound for column col of integer or DECIMAL
+// type t at row row, becomes when it is beyond t's range: MySQL's 1264 in
+// strict mode unless the statement ignores errors, else the bound nearest
+// it with that warning. Other values are left to the engine.
+func storedInRange(ctx *sql.Context, t sql.Type, v any, col string, row int64, ignore bool) (any, error) {
+	if v == nil {
+		return v, nil
+	}
+	_, inRange, err := t.Convert(ctx, v)
+	if err == nil && inRange == sql.InRange || err != nil && !types.ErrConvertToDecimalLimit.Is(err) {
+		return v, nil
+	}
+	d, derr := decimalOf(ctx, v)
+	if derr != nil {
+		return v, nil
+	}
+	if !ignore && strictMode(ctx) {
+		return nil, mysql.NewSQLError(mysql.ERWarnDataOutOfRange, "22003", "Out of range value for column '%s' at row %d", col, row)
+	}
+	ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERWarnDataOutOfRange,
+		Message: fmt.Sprintf("Out of range value for column '%s' at row %d", col, row)})
+	lo, hi := numericBounds(t)
+	if d.Sign() < 0 {
+		return lo, nil
+	}
+	return hi, nil
+}
+
+// numericBounds are the least and greatest values of integer or DECIMAL
+// type t.
+func numericBounds(t sql.Type) (lo, hi decimal.Decimal) {
+	if dt, ok := t.(sql.DecimalType); ok {
+		scale := int32(dt.Scale())
+		hi = decimal.New(1, int32(dt.Precision())-scale).Sub(decimal.New(1, -scale))
+		return hi.Neg(), hi
+	}
+	bits := uint(64)
+	switch t.Type() {
+	case sqltypes.Int8, sqltypes.Uint8:
+		bits = 8
+	case sqltypes.Int16, sqltypes.Uint16:
+		bits = 16
+	case sqltypes.Int24, sqltypes.Uint24:
+		bits = 24
+	case sqltypes.Int32, sqltypes.Uint32:
+		bits = 32
+	}
+	one := decimal.NewFromInt(1)
+	if types.IsUnsigned(t) {
+		return decimal.Zero, decimal.NewFromBigInt(new(big.Int).Lsh(big.NewInt(1), bits), 0).Sub(one)
+	}
+	half := decimal.NewFromBigInt(new(big.Int).Lsh(big.NewInt(1), bits-1), 0)
+	return half.Neg(), half.Sub(one)
 }

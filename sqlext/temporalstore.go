@@ -57,7 +57,14 @@ func temporalStores(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 // engine types and evaluates apart, are kept, and so is a value wrapped
 // already.
 func wrapStoredValues(n sql.Node, wrap func(col string, t sql.Type, e sql.Expression) sql.Expression) (sql.Node, transform.TreeIdentity, error) {
-	wrapped := func(col string, t sql.Type, e sql.Expression) sql.Expression {
+	return wrapStores(n, func(col string, t sql.Type, e sql.Expression, _ bool) sql.Expression { return wrap(col, t, e) })
+}
+
+// wrapStores is wrapStoredValues telling wrap whether the value is
+// assigned by SET (an UPDATE's, ON DUPLICATE KEY UPDATE's) rather than
+// inserted.
+func wrapStores(n sql.Node, wrap func(col string, t sql.Type, e sql.Expression, set bool) sql.Expression) (sql.Node, transform.TreeIdentity, error) {
+	wrapped := func(col string, t sql.Type, e sql.Expression, set bool) sql.Expression {
 		inner := e
 		if w, ok := e.(*expression.Wrapper); ok {
 			inner = w.Unwrap()
@@ -66,10 +73,10 @@ func wrapStoredValues(n sql.Node, wrap func(col string, t sql.Type, e sql.Expres
 		case *sql.ColumnDefaultValue, *expression.AutoIncrement, storeWrapper:
 			return nil
 		}
-		return wrap(col, t, e)
+		return wrap(col, t, e, set)
 	}
 	n, same, err := rewriteInsertValues(n, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
-		w := wrapped(col.Name, col.Type, e)
+		w := wrapped(col.Name, col.Type, e, false)
 		return w, w != nil, nil
 	})
 	if err != nil {
@@ -86,7 +93,7 @@ func wrapStoredValues(n sql.Node, wrap func(col string, t sql.Type, e sql.Expres
 		if gf, ok := sf.Left().(*expression.GetField); ok {
 			name = gf.Name()
 		}
-		w := wrapped(name, sf.Left().Type(), sf.Right())
+		w := wrapped(name, sf.Left().Type(), sf.Right(), true)
 		if w == nil {
 			return e, transform.SameTree, nil
 		}
