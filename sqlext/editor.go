@@ -172,6 +172,14 @@ func (e *editor) identityOf(sr storage.Row) (string, bool, error) {
 		return storage.PrimaryIdentity(e.t.info.Schema, sr), true, nil
 	}
 	ck := storage.EncodeKey(sr)
+	// The row just read, when it is this one: another of the same
+	// content that the scan has yet to reach would leave the scan (which
+	// skips rows the transaction changed) and keep this one.
+	if last := e.tt.lastRead.Load(); last != nil && storage.EncodeKey(last.row) == ck {
+		if _, touched := e.tt.changes[last.id]; !touched {
+			return last.id, true, nil
+		}
+	}
 	if ids := e.tt.content[ck]; len(ids) > 0 {
 		return ids[0], true, nil
 	}

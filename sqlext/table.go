@@ -222,7 +222,8 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	if !ok {
 		return nil, fmt.Errorf("sqlext: foreign partition %T", part)
 	}
-	return &scanIter{t: t, c: p.c, tt: txFrom(ctx).table(t.info.DB, t.info.Name)}, nil
+	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
+	return &scanIter{t: t, c: p.c, tt: tt, track: tt != nil && t.keyless() && changesRows(ctx.Query())}, nil
 }
 
 type scanIter struct {
@@ -230,6 +231,9 @@ type scanIter struct {
 	c  *storage.Cursor
 	tt *txTable
 	n  int
+	// track says the statement deletes or updates the keyless rows it
+	// reads, which then learns which of equal rows it read (lastRead).
+	track bool
 }
 
 func (it *scanIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -247,6 +251,9 @@ func (it *scanIter) Next(ctx *sql.Context) (sql.Row, error) {
 			if _, touched := it.tt.changes[id]; touched {
 				continue
 			}
+		}
+		if it.track {
+			it.tt.lastRead.Store(&readRow{id: id, row: r})
 		}
 		return it.t.toSQL(r), nil
 	}
@@ -720,6 +727,9 @@ func keylessRowID(id string) uint64 {
 }
 
 func isDelete(q string) bool { return startsWithFold(leadingText(q), "delete") }
+
+// changesRows says whether statement q is a DELETE or an UPDATE.
+func changesRows(q string) bool { return isDelete(q) || startsWithFold(leadingText(q), "update") }
 
 // leadingText is q from its first word on, without the spaces, opening
 // parentheses and /* */ comments before it ("" if a comment is not

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -43,6 +44,16 @@ type txTable struct {
 	unique      map[string]string
 	uniqueStale bool
 	uniq        []uniqueIndex
+	// lastRead is the stored row a DELETE or UPDATE of a keyless table
+	// read last, with its identity (scanIter): the row it then changes
+	// among rows of the same content (editor.identityOf).
+	lastRead atomic.Pointer[readRow]
+}
+
+// readRow is a stored row and its identity.
+type readRow struct {
+	id  string
+	row storage.Row
 }
 
 // transaction buffers a session's writes until commit. Reads merge it over
