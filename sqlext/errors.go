@@ -40,6 +40,10 @@ func translate(err error) error {
 
 // sqlStates gives the SQLSTATE MySQL sends with each error code; the engine
 // leaves most of them at HY000.
+// erSPDoesNotExist is MySQL's ER_SP_DOES_NOT_EXIST, which also names a
+// savepoint that does not exist.
+const erSPDoesNotExist = 1305
+
 var sqlStates = map[int]string{
 	1022: "23000", 1048: "23000", 1062: "23000", 1169: "23000", 1216: "23000", 1217: "23000",
 	1451: "23000", 1452: "23000", 1557: "23000", 1586: "23000",
@@ -263,6 +267,11 @@ func sqlError(err error) error {
 	if _, err := fmt.Sscanf(out.Message, "can't alter column %q because it would invalidate check constraint %q", &column, &check); err == nil && out.Num == mysql.ERUnknownError {
 		out.Num, out.State = erDependentByCheck, "HY000"
 		out.Message = fmt.Sprintf("Check constraint '%s' uses column '%s', hence column cannot be dropped or renamed.", check, column)
+	}
+	if strings.HasPrefix(out.Message, "SAVEPOINT ") && strings.HasSuffix(out.Message, " does not exist") {
+		// ROLLBACK TO or RELEASE of a savepoint never set: the engine's
+		// code was 1146, an unknown table.
+		out.Num, out.State = erSPDoesNotExist, "42000"
 	}
 	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out = *duplicateColumn(name).(*mysql.SQLError)

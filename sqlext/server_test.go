@@ -423,6 +423,11 @@ func TestTransactionsIsolateAndRollBack(t *testing.T) {
 	if err := tb.QueryRow("SELECT COUNT(*) FROM acct").Scan(&n); err != nil || n != 0 {
 		t.Fatalf("savepoint: %d %v", n, err)
 	}
+	// One never set is MySQL's 1305 (it was 1146, an unknown table).
+	for _, q := range []string{"ROLLBACK TO SAVEPOINT nope", "RELEASE SAVEPOINT nope"} {
+		_, err := tb.Exec(q)
+		wantMySQLError(t, err, 1305, "42000")
+	}
 	if err := tb.Rollback(); err != nil {
 		t.Fatal(err)
 	}
