@@ -53,3 +53,26 @@ cluster_bench() {
 	need sysbench mariadb-client
 	(cd "$ROOT" && make -s build)
 }
+
+# against_mariadb runs the differential check CHECK (a Python script
+# taking SQLEARN_PORT MARIADB_PORT COUNT SEED) against the built sqlearn
+# and a fresh MariaDB server, once for each seed, with COUNT cases each:
+# both servers start on the loopback ports $SQLEARN_PORT and
+# $MARIADB_PORT with data dirs in a temporary directory removed after.
+against_mariadb() { # check count seed...
+	local check=$1 count=$2
+	shift 2
+	need mariadb-server mariadb-client python3-pymysql
+	WORK=$(mktemp -d)
+	trap 'kill ${SQLEARN_PID:-} ${MARIADB_PID:-} 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+	(cd "$ROOT" && make -s build)
+	"$ROOT/bin/sqlearn" serve --addr 127.0.0.1:$SQLEARN_PORT --data-dir "$WORK/sqlearn" --log-level warn 2>"$WORK/sqlearn.log" &
+	SQLEARN_PID=$!
+	start_mariadb "$WORK" $MARIADB_PORT
+	wait_port $SQLEARN_PORT
+	wait_port $MARIADB_PORT
+	for seed in "$@"; do
+		echo "seed $seed:"
+		/usr/bin/python3 "$check" $SQLEARN_PORT $MARIADB_PORT "$count" "$seed"
+	done
+}

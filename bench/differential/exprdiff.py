@@ -6,16 +6,12 @@ numbers). Prints each expression whose answers differ and a count.
 Usage: exprdiff.py SQLEARN_PORT MARIADB_PORT [COUNT [SEED]]
 """
 import decimal
-import random
-import sys
 
 import pymysql
 
-SQ = dict(host="127.0.0.1", port=int(sys.argv[1]), user="root")
-MD = dict(host="127.0.0.1", port=int(sys.argv[2]), user="root")
-N = int(sys.argv[3]) if len(sys.argv) > 3 else 300
-seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
-rng = random.Random(seed)
+from cases import connections_and_cases
+
+SQ, MD, N, rng = connections_and_cases()
 
 SETUP = [
     "DROP DATABASE IF EXISTS fz",
