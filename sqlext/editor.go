@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -40,18 +41,36 @@ func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater   { return t.newEditor(
 func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter   { return t.newEditor(ctx) }
 func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
 
-// uniqueIndexes lists the secondary unique indexes by column ordinals.
+// uniqueIndexes lists the secondary unique indexes by column ordinals,
+// and the primary key (as PRIMARY) when it has a text column: a
+// transaction's rows are told apart by their keys' bytes, which keys
+// equal under a collation ('a' and 'A') are not.
 func (t *Table) uniqueIndexes() []uniqueIndex {
 	var out []uniqueIndex
+	add := func(name string, cols []int) {
+		u := uniqueIndex{name: name, cols: cols}
+		texts := false
+		for _, i := range cols {
+			var coll sql.CollationID
+			if i >= 0 && types.IsText(t.sch.Schema[i].Type) {
+				coll, texts = t.sch.Schema[i].Type.(sql.TypeWithCollation).Collation(), true
+			}
+			u.colls = append(u.colls, coll)
+		}
+		if name != "PRIMARY" || texts {
+			out = append(out, u)
+		}
+	}
+	add("PRIMARY", t.info.Schema.PK)
 	for _, x := range t.info.Indexes {
 		if !x.Unique {
 			continue
 		}
-		u := uniqueIndex{name: x.Name}
-		for _, c := range x.Columns {
-			u.cols = append(u.cols, t.info.Schema.ColumnIndex(c))
+		cols := make([]int, len(x.Columns))
+		for j, c := range x.Columns {
+			cols[j] = t.info.Schema.ColumnIndex(c)
 		}
-		out = append(out, u)
+		add(x.Name, cols)
 	}
 	return out
 }

@@ -298,10 +298,13 @@ type Proposer interface {
 	Propose(ctx context.Context, cmd []byte) error
 }
 
-// uniqueIndex is a secondary unique index by column ordinals.
+// uniqueIndex is a secondary unique index by column ordinals, with the
+// collation of each text column (0 for others): keys equal under it are
+// one key ('x' and 'X' under utf8mb4_0900_ai_ci).
 type uniqueIndex struct {
-	name string
-	cols []int
+	name  string
+	cols  []int
+	colls []sql.CollationID
 }
 
 type uniqueHolder struct {
@@ -317,6 +320,12 @@ func (u *uniqueIndex) key(r storage.Row) (string, bool) {
 			return "", false
 		}
 		vals[i] = r[c]
+		if s, ok := r[c].(string); ok && i < len(u.colls) && u.colls[i] != 0 {
+			var w strings.Builder
+			if u.colls[i].WriteWeightString(&w, s) == nil {
+				vals[i] = []byte(w.String())
+			}
+		}
 	}
 	return u.name + "\x00" + storage.EncodeKey(vals), true
 }

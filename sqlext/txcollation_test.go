@@ -1,0 +1,55 @@
+package sqlext_test
+
+import "testing"
+
+// TestTransactionKeysUnderCollation: inside a transaction, a row whose
+// primary or unique key equals a row the transaction wrote under the
+// column's collation ('Q' and 'q' under utf8mb4_0900_ai_ci) is that key
+// held twice: 1062, skipped by INSERT IGNORE, updated by ON DUPLICATE KEY
+// UPDATE, as against committed rows. The transaction took both, and its
+// COMMIT then failed with the engine's words, losing all of it. The
+// answers are MariaDB 10.11's.
+func TestTransactionKeysUnderCollation(t *testing.T) {
+	db := inDatabase(t, "tc",
+		"CREATE TABLE u (id INT PRIMARY KEY, b VARCHAR(6), UNIQUE KEY ub (b))",
+		"CREATE TABLE p (k VARCHAR(5) PRIMARY KEY, v INT)")
+	mustExecAll(t, db, "BEGIN",
+		"INSERT INTO u VALUES (20, 'q')",
+		"INSERT IGNORE INTO u VALUES (21, 'Q')",
+		"INSERT INTO p VALUES ('a', 1)",
+		"INSERT IGNORE INTO p VALUES ('A', 3)",
+		"INSERT INTO p VALUES ('A', 4) ON DUPLICATE KEY UPDATE v = 9")
+	for _, q := range []string{"INSERT INTO u VALUES (22, 'Q')", "INSERT INTO p VALUES ('A', 2)"} {
+		_, err := db.Exec(q)
+		wantMySQLError(t, err, 1062, "23000")
+	}
+	mustExecAll(t, db, "UPDATE p SET k = 'A' WHERE k = 'a'", "COMMIT")
+	wantAnswers(t, db, "after the commit", map[string]string{
+		"SELECT id, b FROM u": "20,q",
+		"SELECT k, v FROM p":  "A,9",
+	})
+}
+
+// TestUpdateToTextEqualUnderCollation: an UPDATE that changes text only
+// to text the column's collation holds equal ('x' to 'X') writes it, as
+// MySQL does, in a key column, another column and a table
+// without a primary key, in and out of a transaction. The engine compared
+// the rows under the collations and left them as they were. The answers
+// are MariaDB 10.11's.
+func TestUpdateToTextEqualUnderCollation(t *testing.T) {
+	db := inDatabase(t, "ue",
+		"CREATE TABLE p (k VARCHAR(5) PRIMARY KEY, v INT, b VARCHAR(5), UNIQUE KEY ub (b))",
+		"INSERT INTO p VALUES ('a', 1, 'x'), ('c', 2, 'y')",
+		"CREATE TABLE k (a VARCHAR(3))",
+		"INSERT INTO k VALUES ('q'), ('q')")
+	mustExecAll(t, db,
+		"UPDATE p SET k = 'A' WHERE k = 'a'",
+		"UPDATE p SET b = 'X' WHERE v = 1",
+		"BEGIN", "UPDATE p SET b = 'Y' WHERE v = 2", "COMMIT",
+		"UPDATE k SET a = 'Q'")
+	wantAnswers(t, db, "after the updates", map[string]string{
+		"SELECT k, v, b FROM p ORDER BY v": "A,1,X;c,2,Y",
+		"SELECT a FROM k":                  "Q;Q",
+		"SELECT k FROM p WHERE k = 'a'":    "A",
+	})
+}
