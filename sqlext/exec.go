@@ -3,6 +3,7 @@ package sqlext
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -14,7 +15,12 @@ import (
 // every other node it leaves to the engine (Build returns no iterator).
 // b is the builder it is part of, which builds the children of a node it
 // builds.
-type execOverrides struct{ b sql.NodeExecBuilder }
+type execOverrides struct {
+	b sql.NodeExecBuilder
+	// building holds the nodes whose own build this builder is running,
+	// which then leaves them to the engine (caseChanges).
+	building sync.Map
+}
 
 func newExecBuilder() sql.NodeExecBuilder {
 	o := &execOverrides{}
@@ -77,6 +83,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return createCheck(ctx, n)
 	case *plan.Block:
 		return alterWhole(ctx, n, row)
+	case *plan.UpdateSource:
+		return o.caseChanges(ctx, n, row)
 	}
 	return nil, nil
 }
