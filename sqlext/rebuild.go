@@ -19,7 +19,10 @@ import (
 // ALTER TABLE by copying), such an ALTER is played whole on a draft of
 // the table, with every clause's checks, and the draft then replaces the
 // table in one log command (storage.OpReplaceTable), which fails if a
-// write committed after the rows were read.
+// write committed after the rows were read. So are an ALTER that
+// computes the rows anew (draft.rebuilds), which clause by clause took
+// several commands, and CHANGE of a column to a new name
+// (changeColumn).
 
 // rebuildAlter runs the clauses of one ALTER TABLE of t by a rebuild.
 // The primary key of a table with foreign keys, whose checks read other
