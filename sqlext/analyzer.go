@@ -63,6 +63,7 @@ func init() {
 	onEveryStatement(jsonDecimalArgsRule, jsonDecimalArgs)
 	onEveryStatement(exactJSONRule, exactJSON)
 	onEveryStatement(emptyNumberRule, blankNumbers)
+	onEveryStatement(setNullRule, setNulls)
 	onEveryStatement(ctasColumnsRule, ctasColumns)
 	onEveryStatement(unroundedQuotientRule, unroundedQuotients)
 	onEveryStatement(doubleDecimalsRule, doubleDecimals)

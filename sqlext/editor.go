@@ -6,6 +6,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -126,15 +127,18 @@ func (e *editor) insert(sr storage.Row) error {
 }
 
 // checkUnique finds a row, other than self, that already holds one of sr's
-// unique keys: first among the transaction's own rows, then among committed
-// rows the transaction has not touched.
+// unique keys, among the transaction's own rows and the committed rows it
+// has not touched. Of several, it is the one holding the first key in the
+// table's order, the primary key first, as InnoDB finds it: that is the
+// row ON DUPLICATE KEY UPDATE changes and REPLACE removes first.
 func (e *editor) checkUnique(sr storage.Row, id, self string) error {
 	if !e.t.keyless() && id != self {
 		if c, ok := e.tt.changes[id]; ok && c.row != nil {
 			return e.t.duplicate(e.ctx, "PRIMARY", sr, e.t.toSQL(c.row))
 		}
 	}
-	if name, other, ok := e.tt.uniqueConflict(sr, id, self); ok {
+	name, other, pending := e.tt.uniqueConflict(sr, id, self)
+	if pending && name == "PRIMARY" {
 		return e.t.duplicate(e.ctx, name, sr, e.t.toSQL(other.row))
 	}
 	dup, existing, err := e.t.p.store.Conflict(e.t.info.DB, e.t.info.Name, sr, self, func(x string) bool {
@@ -143,6 +147,9 @@ func (e *editor) checkUnique(sr storage.Row, id, self string) error {
 	})
 	if err != nil {
 		return translateStorage(err)
+	}
+	if pending && (dup == nil || e.t.keyRank(name) <= e.t.keyRank(dup.Index)) {
+		return e.t.duplicate(e.ctx, name, sr, e.t.toSQL(other.row))
 	}
 	if dup != nil {
 		return e.t.duplicate(e.ctx, dup.Index, sr, e.t.toSQL(existing))
@@ -257,6 +264,9 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if err != nil {
 		return err
 	}
+	if err := e.t.nullRefused(sn); err != nil {
+		return err
+	}
 	oldID, ok, err := e.identityOf(so)
 	if err != nil || !ok {
 		return err
@@ -318,4 +328,32 @@ func (t *Table) hasVirtual() bool {
 		}
 	}
 	return false
+}
+
+// nullRefused is MySQL's 1048 for a NULL in a NOT NULL column of sr, or
+// nil. The engine checks an UPDATE's rows but not those ON DUPLICATE KEY
+// UPDATE changes, which storage then refused only when the transaction
+// committed, with an error of its own (1105): inside a transaction the
+// NULL was read back until then.
+func (t *Table) nullRefused(sr storage.Row) error {
+	for i, c := range t.info.Schema.Columns {
+		if sr[i] == nil && !c.Nullable {
+			return mysql.NewSQLError(mysql.ERBadNullError, "23000", "Column '%s' cannot be null", c.Name)
+		}
+	}
+	return nil
+}
+
+// keyRank is the place of the unique key called name in the table's
+// order: 0 for the primary key, then the secondary indexes as declared.
+func (t *Table) keyRank(name string) int {
+	if name == "PRIMARY" {
+		return 0
+	}
+	for i, x := range t.info.Indexes {
+		if strings.EqualFold(x.Name, name) {
+			return i + 1
+		}
+	}
+	return len(t.info.Indexes) + 1
 }

@@ -53,3 +53,17 @@ func TestUpdateToTextEqualUnderCollation(t *testing.T) {
 		"SELECT k FROM p WHERE k = 'a'":    "A",
 	})
 }
+
+// TestDuplicateKeyOrder: a row that holds the primary key of one row and
+// a unique key of another is a duplicate of the first, as in InnoDB,
+// which checks the primary key first, also when the other row was
+// written earlier in the same statement: ON DUPLICATE KEY UPDATE changes
+// that one. It changed the row written earlier. The answers are
+// MariaDB 10.11's.
+func TestDuplicateKeyOrder(t *testing.T) {
+	db := inDatabase(t, "dk",
+		"CREATE TABLE t (id INT PRIMARY KEY, b VARCHAR(3), c INT, UNIQUE KEY ub (b))",
+		"INSERT INTO t VALUES (1, 'x', 1), (2, 'y', 2)",
+		"INSERT INTO t VALUES (1, 'q', 0), (2, 'x', 0) ON DUPLICATE KEY UPDATE c = c * 10")
+	wantAnswers(t, db, "after the insert", map[string]string{"SELECT id, b, c FROM t ORDER BY id": "1,x,10;2,y,20"})
+}
