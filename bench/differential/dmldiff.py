@@ -88,7 +88,7 @@ def assignment(table):
 
 def statement():
     table = pick(list(TABLES))
-    k = rng.randrange(9)
+    k = rng.randrange(12)
     rows = ", ".join(row(table) for _ in range(rng.randrange(1, 4)))
     if k == 0:
         return f"INSERT INTO dz.{table}{columns(table)} VALUES {rows}"
@@ -109,6 +109,15 @@ def statement():
         return f"INSERT {ignore}INTO dz.k SELECT a, b FROM dz.{pick(['t', 'n'])} WHERE {cond('n')}"
     if k == 7:
         return f"UPDATE {pick(['IGNORE ', ''])}dz.{table} SET {assignment(table)}, {assignment(table)} WHERE {cond(table)} ORDER BY {TABLES[table]}"
+    if k == 8:
+        return f"INSERT {pick(['IGNORE ', ''])}INTO dz.t SELECT id + {pick(['10', '20'])}, a, CONCAT(b, '2'), c FROM dz.t WHERE {cond('t')}"
+    if k == 9:
+        return f"DELETE FROM dz.t WHERE id IN (SELECT a FROM dz.k WHERE {cond('k')})"
+    if k == 10:
+        # Of the two tables, only t (which has a primary key) is changed:
+        # an UPDATE of a joined table without one is refused (see
+        # docs/sql/compatibility.md).
+        return f"UPDATE dz.t JOIN dz.{pick(['k', 'n'])} AS j ON dz.t.a = j.a SET dz.t.c = dz.t.c + 1, dz.t.b = {pick(STRS[:-1])} WHERE j.a IS NOT NULL"
     return pick(["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT s", "ROLLBACK TO SAVEPOINT s"])
 
 
