@@ -1,6 +1,10 @@
 package sqlext
 
 import (
+	"slices"
+	"strings"
+	"unicode"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -15,7 +19,9 @@ import (
 // our tables with text columns pass through caseWriter, which writes
 // those rows itself; the engine then skips them as unchanged, so they
 // are written once. (It counts them unchanged still: see
-// docs/sql/compatibility.md.)
+// docs/sql/compatibility.md.) A table a trigger may name is left to the
+// engine: a BEFORE UPDATE trigger changes the row after caseWriter has
+// seen it.
 func (o *execOverrides) caseChanges(ctx *sql.Context, n *plan.UpdateSource, row sql.Row) (sql.RowIter, error) {
 	if _, again := o.building.LoadOrStore(n, true); again {
 		return nil, nil // this builder's own build of n, below
@@ -26,7 +32,7 @@ func (o *execOverrides) caseChanges(ctx *sql.Context, n *plan.UpdateSource, row 
 		return nil, nil
 	}
 	t := storedTable(up)
-	if t == nil || !hasText(t.sch.Schema) || len(n.Child.Schema()) != len(t.sch.Schema) {
+	if t == nil || !hasText(t.sch.Schema) || len(n.Child.Schema()) != len(t.sch.Schema) || mayTrigger(ctx, t) {
 		return nil, nil
 	}
 	iter, err := o.b.Build(ctx, n, row)
@@ -75,6 +81,33 @@ func textDiffers(old, now sql.Row) bool {
 		a, ok := old[i].(string)
 		b, ok2 := now[i].(string)
 		if ok && ok2 && a != b {
+			return true
+		}
+	}
+	return false
+}
+
+// mayTrigger says whether a trigger of t's database may be t's: one whose
+// text has t's name as a word, or quoted.
+func mayTrigger(ctx *sql.Context, t *Table) bool {
+	db, err := t.p.Database(ctx, t.info.DB)
+	if err != nil {
+		return true
+	}
+	td, ok := db.(sql.TriggerDatabase)
+	if !ok {
+		return false
+	}
+	defs, err := td.GetTriggers(ctx)
+	if err != nil {
+		return true
+	}
+	for _, d := range defs {
+		words := strings.FieldsFunc(d.CreateStatement, func(r rune) bool {
+			return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$')
+		})
+		quoted := strings.Contains(strings.ToLower(d.CreateStatement), "`"+strings.ToLower(t.info.Name)+"`")
+		if quoted || slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(w, t.info.Name) }) {
 			return true
 		}
 	}

@@ -41,16 +41,21 @@ func TestUpdateToTextEqualUnderCollation(t *testing.T) {
 		"CREATE TABLE p (k VARCHAR(5) PRIMARY KEY, v INT, b VARCHAR(5), UNIQUE KEY ub (b))",
 		"INSERT INTO p VALUES ('a', 1, 'x'), ('c', 2, 'y')",
 		"CREATE TABLE k (a VARCHAR(3))",
-		"INSERT INTO k VALUES ('q'), ('q')")
+		"INSERT INTO k VALUES ('q'), ('q')",
+		"CREATE TABLE g (id INT PRIMARY KEY, v INT, b VARCHAR(3))",
+		"INSERT INTO g VALUES (1, 1, 'x')",
+		"CREATE TRIGGER bump BEFORE UPDATE ON g FOR EACH ROW SET NEW.v = NEW.v + 1")
 	mustExecAll(t, db,
 		"UPDATE p SET k = 'A' WHERE k = 'a'",
 		"UPDATE p SET b = 'X' WHERE v = 1",
 		"BEGIN", "UPDATE p SET b = 'Y' WHERE v = 2", "COMMIT",
-		"UPDATE k SET a = 'Q'")
+		"UPDATE k SET a = 'Q'",
+		"UPDATE g SET b = 'X'")
 	wantAnswers(t, db, "after the updates", map[string]string{
 		"SELECT k, v, b FROM p ORDER BY v": "A,1,X;c,2,Y",
 		"SELECT a FROM k":                  "Q;Q",
 		"SELECT k FROM p WHERE k = 'a'":    "A",
+		"SELECT v, b FROM g":               "2,X",
 	})
 }
 
