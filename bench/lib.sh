@@ -54,23 +54,30 @@ cluster_bench() {
 	(cd "$ROOT" && make -s build)
 }
 
-# against_mariadb runs the differential check CHECK (a Python script
-# taking SQLEARN_PORT MARIADB_PORT COUNT SEED) against the built sqlearn
-# and a fresh MariaDB server, once for each seed, with COUNT cases each:
-# both servers start on the loopback ports $SQLEARN_PORT and
-# $MARIADB_PORT with data dirs in a temporary directory removed after.
-against_mariadb() { # check count seed...
-	local check=$1 count=$2
-	shift 2
-	need mariadb-server mariadb-client python3-pymysql
+# serve_both starts the built sqlearn on the loopback port $SQLEARN_PORT
+# and a fresh MariaDB server with its default (durable) settings on
+# $MARIADB_PORT, with their data dirs in a new temporary directory $WORK,
+# removed with both servers when the script exits; $ROOT is the checkout.
+serve_both() {
 	WORK=$(mktemp -d)
 	trap 'kill ${SQLEARN_PID:-} ${MARIADB_PID:-} 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 	(cd "$ROOT" && make -s build)
-	"$ROOT/bin/sqlearn" serve --addr 127.0.0.1:$SQLEARN_PORT --data-dir "$WORK/sqlearn" --log-level warn 2>"$WORK/sqlearn.log" &
+	"$ROOT/bin/sqlearn" serve --addr 127.0.0.1:$SQLEARN_PORT --data-dir "$WORK/sqlearn" --log-level "${SQLEARN_LOG_LEVEL:-error}" >"$WORK/sqlearn.log" 2>&1 &
 	SQLEARN_PID=$!
 	start_mariadb "$WORK" $MARIADB_PORT
 	wait_port $SQLEARN_PORT
 	wait_port $MARIADB_PORT
+}
+
+# against_mariadb runs the differential check CHECK (a Python script
+# taking SQLEARN_PORT MARIADB_PORT COUNT SEED) against the built sqlearn
+# and a fresh MariaDB server (serve_both), once for each seed, with COUNT
+# cases each.
+against_mariadb() { # check count seed...
+	local check=$1 count=$2
+	shift 2
+	need mariadb-server mariadb-client python3-pymysql
+	SQLEARN_LOG_LEVEL=warn serve_both
 	for seed in "$@"; do
 		echo "seed $seed:"
 		/usr/bin/python3 "$check" $SQLEARN_PORT $MARIADB_PORT "$count" "$seed"

@@ -17,17 +17,10 @@ ROWS=${1:-1000000}
 RUNS=${2:-3}
 need mariadb-server mariadb-client bc
 
-WORK=$(mktemp -d)
-trap 'kill $SQLEARN_PID $MARIADB_PID 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
-awk -v n="$ROWS" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,%d,\"name %d, the %dth\",%d.%02d,2024-%02d-%02d\n", i, i * 7 % 1000, i, i, i % 1000, i % 100, i % 12 + 1, i % 28 + 1 }' >"$WORK/rows.csv"
-
-make -s build
 SQLEARN_PORT=3417 MARIADB_PORT=3418
-./bin/sqlearn serve --addr 127.0.0.1:$SQLEARN_PORT --data-dir "$WORK/sqlearn" --log-level error >"$WORK/sqlearn.log" 2>&1 &
-SQLEARN_PID=$!
-start_mariadb "$WORK" $MARIADB_PORT
-wait_port $SQLEARN_PORT
-wait_port $MARIADB_PORT
+ROOT=$(pwd)
+serve_both
+awk -v n="$ROWS" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,%d,\"name %d, the %dth\",%d.%02d,2024-%02d-%02d\n", i, i * 7 % 1000, i, i, i % 1000, i % 100, i % 12 + 1, i % 28 + 1 }' >"$WORK/rows.csv"
 
 TABLE="CREATE TABLE ld.t (id INT PRIMARY KEY, n INT, name VARCHAR(40), amount DECIMAL(8,2), day DATE)"
 LOAD="LOAD DATA LOCAL INFILE '$WORK/rows.csv' INTO TABLE ld.t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"'"
