@@ -189,14 +189,7 @@ func EncodeCommand(c *Command) []byte {
 		case OpCreateIndex:
 			e.indexDef(op.Index)
 		case OpInsert:
-			e.uvarint(uint64(len(op.Rows)))
-			for _, r := range op.Rows {
-				e.row(r)
-			}
-			e.uvarint(uint64(len(op.RowIDs)))
-			for _, id := range op.RowIDs {
-				e.uvarint(id)
-			}
+			e.rowsWithIDs(op.Rows, op.RowIDs)
 		case OpAppendFrom:
 			e.string(op.FromDB)
 			e.string(op.FromTable)
@@ -245,14 +238,7 @@ func EncodeCommand(c *Command) []byte {
 			}
 		case OpReplaceTable:
 			e.tableDef(op.Schema, op.Indexes)
-			e.uvarint(uint64(len(op.Rows)))
-			for _, r := range op.Rows {
-				e.row(r)
-			}
-			e.uvarint(uint64(len(op.RowIDs)))
-			for _, id := range op.RowIDs {
-				e.uvarint(id)
-			}
+			e.rowsWithIDs(op.Rows, op.RowIDs)
 			e.uvarint(op.AutoInc)
 			e.uvarint(op.Fingerprint)
 		default:
@@ -312,15 +298,7 @@ func DecodeCommand(b []byte) (*Command, error) {
 		case OpCreateIndex:
 			op.Index = d.indexDef()
 		case OpInsert:
-			m := d.count(1)
-			op.Rows = make([]Row, 0, m)
-			for j := 0; j < m && d.err == nil; j++ {
-				op.Rows = append(op.Rows, d.row())
-			}
-			m = d.count(1)
-			for j := 0; j < m && d.err == nil; j++ {
-				op.RowIDs = append(op.RowIDs, d.uvarint())
-			}
+			op.Rows, op.RowIDs = d.rowsWithIDs()
 		case OpAppendFrom:
 			op.FromDB = d.string()
 			op.FromTable = d.string()
@@ -381,15 +359,7 @@ func DecodeCommand(b []byte) (*Command, error) {
 			op.Keys = d.strings()
 		case OpReplaceTable:
 			op.Schema, op.Indexes = d.tableDef()
-			m := d.count(1)
-			op.Rows = make([]Row, 0, m)
-			for j := 0; j < m && d.err == nil; j++ {
-				op.Rows = append(op.Rows, d.row())
-			}
-			m = d.count(1)
-			for j := 0; j < m && d.err == nil; j++ {
-				op.RowIDs = append(op.RowIDs, d.uvarint())
-			}
+			op.Rows, op.RowIDs = d.rowsWithIDs()
 			op.AutoInc = d.uvarint()
 			op.Fingerprint = d.uvarint()
 		default:
@@ -423,4 +393,31 @@ func (d *decoder) tableDef() (*Schema, []*IndexDef) {
 		indexes = append(indexes, d.indexDef())
 	}
 	return s, indexes
+}
+
+// rowsWithIDs writes rows and then row ids (those of a keyless table's
+// rows, or none).
+func (e *encoder) rowsWithIDs(rows []Row, ids []uint64) {
+	e.uvarint(uint64(len(rows)))
+	for _, r := range rows {
+		e.row(r)
+	}
+	e.uvarint(uint64(len(ids)))
+	for _, id := range ids {
+		e.uvarint(id)
+	}
+}
+
+func (d *decoder) rowsWithIDs() ([]Row, []uint64) {
+	m := d.count(1)
+	rows := make([]Row, 0, m)
+	for j := 0; j < m && d.err == nil; j++ {
+		rows = append(rows, d.row())
+	}
+	var ids []uint64
+	m = d.count(1)
+	for j := 0; j < m && d.err == nil; j++ {
+		ids = append(ids, d.uvarint())
+	}
+	return rows, ids
 }
