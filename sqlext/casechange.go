@@ -68,7 +68,9 @@ func (c *caseWriter) Next(ctx *sql.Context) (sql.Row, error) {
 	if same, err := old.Equals(ctx, now, c.t.sch.Schema); err != nil || !same || !textDiffers(old, now) {
 		return r, err
 	}
-	if err := c.t.newEditor(ctx).Update(ctx, old, now); err != nil {
+	e := c.t.newEditor(ctx)
+	defer e.Close(ctx)
+	if err := e.Update(ctx, old, now); err != nil {
 		return nil, err
 	}
 	return r, nil

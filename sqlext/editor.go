@@ -20,6 +20,10 @@ type editor struct {
 	tt   *txTable
 	mark int
 	err  error
+	// changer says the editor updates or deletes rows it finds by what
+	// the statement read, which a scan of a keyless table then records
+	// (txTable.changers, lastRead), until Close.
+	changer bool
 }
 
 var _ sql.TableEditor = (*editor)(nil)
@@ -38,8 +42,17 @@ func (t *Table) newEditor(ctx *sql.Context) *editor {
 }
 
 func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.newEditor(ctx) }
-func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater   { return t.newEditor(ctx) }
-func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter   { return t.newEditor(ctx) }
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater   { return t.newEditor(ctx).changing() }
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter   { return t.newEditor(ctx).changing() }
+
+// changing marks e as a changer of the rows its statement reads.
+func (e *editor) changing() *editor {
+	if e.tt != nil && e.t.keyless() {
+		e.changer = true
+		e.tt.changers.Add(1)
+	}
+	return e
+}
 func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
 
 // uniqueIndexes lists the secondary unique indexes by column ordinals,
@@ -90,7 +103,13 @@ func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 }
 
 func (e *editor) StatementComplete(ctx *sql.Context) error { return nil }
-func (e *editor) Close(*sql.Context) error                 { return nil }
+func (e *editor) Close(*sql.Context) error {
+	if e.changer {
+		e.changer = false
+		e.tt.changers.Add(-1)
+	}
+	return nil
+}
 
 func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if e.err != nil {

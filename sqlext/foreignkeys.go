@@ -160,7 +160,7 @@ func (t *Table) CreateIndexForForeignKey(ctx *sql.Context, def sql.IndexDef) err
 // a parent deleted after a child's check found it, or a child added after
 // a parent's delete found none.
 func (t *Table) GetForeignKeyEditor(ctx *sql.Context) sql.ForeignKeyEditor {
-	return fkEditor{t.newEditor(ctx)}
+	return fkEditor{t.newEditor(ctx).changing()}
 }
 
 type fkEditor struct{ *editor }

@@ -37,6 +37,10 @@ func TestEqualKeylessRows(t *testing.T) {
 		t.Errorf("DELETE of three equal rows removed %d", n)
 	}
 	wantAnswers(t, db, "after the delete", map[string]string{"SELECT COUNT(*) FROM k": "4"})
+	// Inside a stored procedure too.
+	mustExecAll(t, db, fill, "CREATE PROCEDURE drop9() DELETE FROM k WHERE a = 9", "CALL drop9()", "DELETE FROM k WHERE a <> 9")
+	wantAnswers(t, db, "after the procedure", map[string]string{"SELECT COUNT(*) FROM k": "0"})
+	mustExecAll(t, db, "INSERT INTO k VALUES (1, 'a'), (2, 'a'), (3, 'a'), (4, 'a')")
 	// In a transaction, over rows it inserted too, and with a LIMIT.
 	mustExecAll(t, db, "BEGIN", fill, "DELETE FROM k WHERE a = 9 LIMIT 2", "UPDATE k SET a = 5 WHERE a IN (1, 9)", "COMMIT")
 	wantAnswers(t, db, "after the transaction", map[string]string{"SELECT a, COUNT(*) FROM k GROUP BY a ORDER BY a": "2,2;3,2;4,2;5,3"})

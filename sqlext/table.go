@@ -223,7 +223,7 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 		return nil, fmt.Errorf("sqlext: foreign partition %T", part)
 	}
 	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
-	return &scanIter{t: t, c: p.c, tt: tt, track: tt != nil && t.keyless() && changesRows(ctx.Query())}, nil
+	return &scanIter{t: t, c: p.c, tt: tt, track: tt != nil && tt.changers.Load() > 0}, nil
 }
 
 type scanIter struct {
@@ -231,7 +231,7 @@ type scanIter struct {
 	c  *storage.Cursor
 	tt *txTable
 	n  int
-	// track says the statement deletes or updates the keyless rows it
+	// track says an editor deletes or updates the keyless rows the scan
 	// reads, which then learns which of equal rows it read (lastRead).
 	track bool
 }
@@ -727,9 +727,6 @@ func keylessRowID(id string) uint64 {
 }
 
 func isDelete(q string) bool { return startsWithFold(leadingText(q), "delete") }
-
-// changesRows says whether statement q is a DELETE or an UPDATE.
-func changesRows(q string) bool { return isDelete(q) || startsWithFold(leadingText(q), "update") }
 
 // leadingText is q from its first word on, without the spaces, opening
 // parentheses and /* */ comments before it ("" if a comment is not

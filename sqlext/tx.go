@@ -45,9 +45,11 @@ type txTable struct {
 	uniqueStale bool
 	uniq        []uniqueIndex
 	// lastRead is the stored row a DELETE or UPDATE of a keyless table
-	// read last, with its identity (scanIter): the row it then changes
-	// among rows of the same content (editor.identityOf).
+	// read last, with its identity (scanIter), while changers (their
+	// open editors) is above zero: the row it then changes among rows of
+	// the same content (editor.identityOf).
 	lastRead atomic.Pointer[readRow]
+	changers atomic.Int32
 }
 
 // readRow is a stored row and its identity.
