@@ -107,8 +107,11 @@ func (t *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.
 }
 
 // lookupRows answers an index lookup: committed rows from the storage index,
-// minus those the transaction changed, plus every row the transaction holds
-// for the table (the engine's filters narrow those).
+// minus those the transaction changed, plus the rows the transaction holds
+// for the table that lie in the lookup's ranges. It is exact but where a
+// key cannot be converted to its column's value exactly: then it scans,
+// and the engine's filters narrow the rows (a lookup join's keys are
+// converted by the engine first).
 func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIter, error) {
 	x, ok := lookup.Index.(*index)
 	if !ok {
@@ -123,7 +126,7 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	if !ok {
 		return t.fullScan(ctx)
 	}
-	if !lookup.IsEmptyRange {
+	if !lookup.IsEmptyRange && len(ranges) > 0 {
 		srows, ids, err := t.p.store.Lookup(t.info.DB, t.info.Name, x.name, ranges)
 		if err != nil {
 			return nil, translateStorage(err)
@@ -142,7 +145,14 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 		}
 	}
 	if tt != nil {
-		if overlay := t.overlayRows(tt); len(overlay) > 0 {
+		overlay := t.overlayRows(tt)
+		if coll, ok := lookup.Ranges.(sql.MySQLRangeCollection); ok {
+			// A lookup join takes the rows a lookup gives as the ones
+			// its key matches, so those the transaction wrote must
+			// match too.
+			overlay = slices.DeleteFunc(overlay, func(r sql.Row) bool { return !t.inRanges(ctx, x, coll, r) })
+		}
+		if len(overlay) > 0 {
 			// The transaction's own rows go in key order with the
 			// rest: the engine drops an ORDER BY the index gives.
 			rows = append(rows, overlay...)
@@ -190,6 +200,9 @@ func (t *Table) storageRanges(ctx *sql.Context, x *index, lookup sql.IndexLookup
 	}
 	out := make([]storage.Range, 0, len(coll))
 	for _, r := range coll {
+		if nullKeyed(r) {
+			continue
+		}
 		sr := make(storage.Range, 0, len(r))
 		for i, ce := range r {
 			if i >= len(x.cols) {
@@ -206,6 +219,87 @@ func (t *Table) storageRanges(ctx *sql.Context, x *index, lookup sql.IndexLookup
 		out = append(out, sr)
 	}
 	return out, true
+}
+
+// nullKeyed reports whether r bounds a column by a NULL key, as a lookup
+// join's range does for an outer row whose key is NULL: a range no row
+// is in (an IS NULL range is bounded by BelowNull and AboveNull).
+func nullKeyed(r sql.MySQLRange) bool {
+	for _, ce := range r {
+		for _, c := range []sql.MySQLRangeCut{ce.LowerBound, ce.UpperBound} {
+			switch v := c.(type) {
+			case sql.Below:
+				if v.Key == nil {
+					return true
+				}
+			case sql.Above:
+				if v.Key == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// inRanges reports whether row r lies in one of the ranges, each of
+// whose keys storageRanges found its column's own value.
+func (t *Table) inRanges(ctx *sql.Context, x *index, coll sql.MySQLRangeCollection, r sql.Row) bool {
+	for _, rang := range coll {
+		if !nullKeyed(rang) && t.inRange(ctx, x, rang, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Table) inRange(ctx *sql.Context, x *index, rang sql.MySQLRange, r sql.Row) bool {
+	for i, ce := range rang {
+		if i >= len(x.cols) {
+			break
+		}
+		v, typ := r[x.cols[i]], t.sch.Schema[x.cols[i]].Type
+		cmp := func(k any) (int, bool) {
+			if v == nil {
+				return 0, false
+			}
+			n, err := typ.Compare(ctx, v, k)
+			return n, err == nil
+		}
+		switch b := ce.LowerBound.(type) {
+		case sql.AboveNull:
+			if v == nil {
+				return false
+			}
+		case sql.Below:
+			if n, ok := cmp(b.Key); !ok || n < 0 {
+				return false
+			}
+		case sql.Above:
+			if n, ok := cmp(b.Key); !ok || n <= 0 {
+				return false
+			}
+		case sql.AboveAll:
+			return false
+		}
+		switch b := ce.UpperBound.(type) {
+		case sql.BelowNull:
+			return false
+		case sql.AboveNull:
+			if v != nil {
+				return false
+			}
+		case sql.Below:
+			if n, ok := cmp(b.Key); !ok || n >= 0 {
+				return false
+			}
+		case sql.Above:
+			if n, ok := cmp(b.Key); !ok || n > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (t *Table) cut(ctx *sql.Context, col int, c sql.MySQLRangeCut) (storage.Cut, bool) {

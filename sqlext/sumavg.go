@@ -183,7 +183,14 @@ func (a *exactAggregate) Type() sql.Type   { return a.typ }
 func (a *exactAggregate) IsNullable() bool { return true }
 
 func (a *exactAggregate) NewBuffer() (sql.AggregationBuffer, error) {
-	return &exactBuffer{arg: a.Children()[0], scale: int32(a.typ.(sql.DecimalType).Scale()), avg: a.avg}, nil
+	// Each group's buffer reads its own copy of the argument: that of
+	// SUM(DISTINCT x) holds the values it has seen, which one group must
+	// not hide from the next.
+	arg, err := transform.Clone(a.Children()[0])
+	if err != nil {
+		return nil, err
+	}
+	return &exactBuffer{arg: arg, scale: int32(a.typ.(sql.DecimalType).Scale()), avg: a.avg}, nil
 }
 
 func (a *exactAggregate) WithChildren(children ...sql.Expression) (sql.Expression, error) {
