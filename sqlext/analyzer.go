@@ -15,7 +15,8 @@ type AnalyzerRule struct {
 
 // The rules every statement passes through, in the order they run:
 // before the engine's own, MySQL's date functions in place of some of
-// the engine's, the reading of text and of dates and times as
+// the engine's, text IN a list of text and numbers as its equalities
+// (mixedInRule), the reading of text and of dates and times as
 // numbers, of text as the date or time it starts with, the lending of a
 // written table's database to its triggers, and the typing of the
 // columns of set operations (unionTypeRule);
@@ -40,6 +41,7 @@ func init() {
 		}
 	}
 	beforeEveryStatement(dateFunctionRule, dateFunctions)
+	beforeEveryStatement(mixedInRule, mixedInLists)
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)

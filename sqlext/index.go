@@ -126,7 +126,10 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	if !ok {
 		return t.fullScan(ctx)
 	}
-	if !lookup.IsEmptyRange && len(ranges) > 0 {
+	// Not lookup.IsEmptyRange: the engine sets it for every lookup by a
+	// NULL key, the null-safe (a <=> b) ones included, whose ranges read
+	// the NULLs; storageRanges leaves out the ranges no row is in.
+	if len(ranges) > 0 {
 		srows, ids, err := t.p.store.Lookup(t.info.DB, t.info.Name, x.name, ranges)
 		if err != nil {
 			return nil, translateStorage(err)
@@ -200,7 +203,7 @@ func (t *Table) storageRanges(ctx *sql.Context, x *index, lookup sql.IndexLookup
 	}
 	out := make([]storage.Range, 0, len(coll))
 	for _, r := range coll {
-		if nullKeyed(r) {
+		if nullKeyed(r) || emptyRange(r) {
 			continue
 		}
 		sr := make(storage.Range, 0, len(r))
@@ -242,11 +245,22 @@ func nullKeyed(r sql.MySQLRange) bool {
 	return false
 }
 
+// emptyRange reports whether a column of r is bounded by an empty range,
+// as the engine's lookups for contradictory conditions are.
+func emptyRange(r sql.MySQLRange) bool {
+	for _, ce := range r {
+		if empty, err := ce.IsEmpty(); err == nil && empty {
+			return true
+		}
+	}
+	return false
+}
+
 // inRanges reports whether row r lies in one of the ranges, each of
 // whose keys storageRanges found its column's own value.
 func (t *Table) inRanges(ctx *sql.Context, x *index, coll sql.MySQLRangeCollection, r sql.Row) bool {
 	for _, rang := range coll {
-		if !nullKeyed(rang) && t.inRange(ctx, x, rang, r) {
+		if !nullKeyed(rang) && !emptyRange(rang) && t.inRange(ctx, x, rang, r) {
 			return true
 		}
 	}

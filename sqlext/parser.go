@@ -113,7 +113,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 
 // rewriteRefused is a statement the parser refused written in what the
 // parser reads, and whether anything was rewritten: compound interval
-// units as single ones (see intervals.go), @v := expr assignments as
+// units as single ones (see intervals.go), quantified comparisons (x >
+// ANY (SELECT ...)) as IN or scalar subqueries (see quantified.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
 // DO as a SET (see do.go), the column after AFTER quoted (see
@@ -130,6 +131,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 			declareAssigned(sctx, names)
 		}
 		changed = changed || len(names) > 0
+	}
+	if r, ok := rewriteQuantified(q); ok {
+		q, changed = r, true
 	}
 	if r, ok := rewriteRollup(ctx, sp.Parser, q); ok {
 		q, changed = r, true

@@ -8,8 +8,11 @@ fixes it, as a multiset otherwise; floats to 10 significant digits).
 
 Left out, as places where MySQL and MariaDB differ or where MySQL leaves
 the answer to the engine: columns neither grouped nor aggregated, text
-with trailing spaces or accents (MariaDB's default collation pads and
-folds them differently), and the order of rows an ORDER BY leaves tied.
+with punctuation, trailing spaces or accents (MariaDB's default
+collation orders, pads and folds them differently), which of the rows equal under the collation
+('ab', 'Ab') names a group, the order of rows an ORDER BY leaves tied,
+and an indexed integer column compared with a fractional number (which
+MariaDB finds equal to 2.5 in some rows).
 
 Usage: querydiff.py SQLEARN_PORT MARIADB_PORT [COUNT [SEED]]
 """
@@ -81,7 +84,9 @@ B_NUM = ["b.id", "b.aid", "b.v"]
 
 
 def num_lit():
-    return pick(["0", "1", "2", "3", "5", "10", "-1", "20", "50", "2.5", "NULL", "'3'"])
+    # No fractional literal: MariaDB finds an indexed integer column equal
+    # to 2.5 in some rows (see b_cond).
+    return pick(["0", "1", "2", "3", "5", "10", "-1", "20", "50", "NULL", "'3'"])
 
 
 def a_cond(d=0):
@@ -117,8 +122,8 @@ def b_cond():
         return f"b.t {pick(['=', '<>', '<'])} {text(pick(WORDS))}"
     if k == 1:
         return f"b.{pick(['aid', 'v', 't'])} IS {pick(['', 'NOT '])}NULL"
-    # No fractional literal: MariaDB finds b.aid = 2.5 true of rows of a
-    # join read through the index on aid.
+    # No fractional literal: MariaDB finds b.aid = 2.5 true of some rows
+    # it reads through the index on aid.
     return f"{pick(B_NUM)} {pick(['=', '<', '>', '<=', '>=', '<>'])} {pick(['0', '1', '3', '5', '20', 'NULL', '-1'])}"
 
 
@@ -139,7 +144,7 @@ def aggregate():
     agg = ", ".join(rng.sample(["COUNT(*)", "COUNT(a.x)", "SUM(a.x)", "MIN(a.s)", "MAX(a.d)", "AVG(a.x)",
                                 "COUNT(DISTINCT a.s)", "SUM(a.d)", "MAX(a.dt)", "AVG(a.d)", "MIN(a.id)",
                                 "GROUP_CONCAT(a.id ORDER BY a.id)", "SUM(DISTINCT a.x)"], rng.randrange(1, 4)))
-    group = pick(["a.g", "a.s", "a.g, a.x > 10", "a.dt", ""])
+    group = pick(["a.g", "LOWER(a.s)", "a.g, a.x > 10", "a.dt", ""])
     where = pick(["", f" WHERE {a_cond()}"])
     if not group:
         return f"SELECT {agg} FROM qz.a{where}", False
@@ -178,8 +183,10 @@ def subquery():
         return (f"SELECT a.id FROM qz.a WHERE a.g {pick(['IN', 'NOT IN'])} (SELECT e.p FROM qz.e"
                 f" WHERE e.q {pick(['<', '>', 'IS NOT NULL AND e.q <'])} {rng.randrange(6)})", False)
     if k == 5:
-        return (f"SELECT a.id, a.x FROM qz.a WHERE a.x {pick(['>', '<', '='])} {pick(['ANY', 'ALL'])}"
-                f" (SELECT b.v FROM qz.b WHERE b.aid {pick(['<', '>'])} {rng.randrange(45)})", False)
+        cmp = (f"a.x {pick(['>', '<', '=', '<>', '>=', '<='])} {pick(['ANY', 'SOME', 'ALL'])}"
+               f" (SELECT b.v FROM qz.b WHERE b.aid {pick(['<', '>'])} {rng.randrange(60)}"
+               f"{pick(['', ' AND b.aid <> a.id'])})")
+        return f"SELECT a.id, a.x FROM qz.a WHERE {pick(['', 'NOT '])}({cmp})", False
     return (f"SELECT t.g, t.n FROM (SELECT a.g, COUNT(*) AS n FROM qz.a WHERE {a_cond()} GROUP BY a.g) AS t"
             f" WHERE t.n > {rng.randrange(3)}", False)
 
@@ -187,7 +194,7 @@ def subquery():
 def other():
     k = rng.randrange(8)
     if k == 0:
-        return f"SELECT DISTINCT a.g, a.s FROM qz.a WHERE {a_cond()}", False
+        return f"SELECT DISTINCT a.g, LOWER(a.s) FROM qz.a WHERE {a_cond()}", False
     if k == 1:
         return (f"SELECT a.g FROM qz.a WHERE {a_cond()} {pick(['UNION', 'UNION ALL'])}"
                 f" SELECT b.v FROM qz.b WHERE {b_cond()}", False)
@@ -221,8 +228,47 @@ def other():
             f"{limit()}", True)
 
 
+def more():
+    """Reads the planner may answer from an index: composite ranges, key
+    order with LIMIT, text keys, NULL-safe joins, ordered groups, set
+    operations with ORDER BY, and subqueries in ORDER BY."""
+    k = rng.randrange(10)
+    if k == 0:
+        return (f"SELECT a.id, a.g, a.x FROM qz.a WHERE a.g {pick(['=', '<', '>='])}"
+                f" {rng.randrange(5)} AND a.x {pick(['<', '>', 'BETWEEN 0 AND'])} {rng.randrange(-20, 100)}"
+                f" ORDER BY a.g {pick(['', 'DESC'])}, a.x {pick(['', 'DESC'])}, a.id{limit()}", True)
+    if k == 1:
+        return (f"SELECT a.id, b.id FROM qz.a JOIN qz.b ON a.id = b.aid WHERE {a_cond()}"
+                f" ORDER BY a.id {pick(['', 'DESC'])}, b.id LIMIT {rng.randrange(1, 10)}", True)
+    if k == 2:
+        keys = ", ".join(f"'k{rng.randrange(100)}'" for _ in range(rng.randrange(1, 5)))
+        return f"SELECT c.k, c.n FROM qz.c WHERE c.k {pick(['IN', 'NOT IN'])} ({keys}) ORDER BY c.k", True
+    if k == 3:
+        return (f"SELECT a.id, e.p, e.q FROM qz.a {pick(['JOIN', 'LEFT JOIN'])} qz.e ON a.g <=> e.p"
+                f" WHERE {a_cond()}", False)
+    if k == 4:
+        return (f"SELECT a.g, COUNT(*) AS n, SUM(a.x) AS s FROM qz.a WHERE {a_cond()} GROUP BY a.g"
+                f" HAVING n > {rng.randrange(3)} ORDER BY s {pick(['', 'DESC'])}, a.g{limit()}", True)
+    if k == 5:
+        return (f"(SELECT a.id AS i FROM qz.a WHERE {a_cond()}) UNION {pick(['', 'ALL '])}"
+                f"(SELECT b.id FROM qz.b WHERE {b_cond()}) ORDER BY i {pick(['', 'DESC'])} LIMIT {rng.randrange(1, 12)}", True)
+    if k == 6:
+        return (f"SELECT a.id FROM qz.a WHERE {a_cond()} ORDER BY (SELECT COUNT(*) FROM qz.b WHERE b.aid = a.id)"
+                f" {pick(['', 'DESC'])}, a.id{limit()}", True)
+    if k == 7:
+        return (f"SELECT t.g, t.m FROM (SELECT a.g, MAX(a.x) AS m FROM qz.a GROUP BY a.g) AS t"
+                f" JOIN qz.b ON b.v = t.g WHERE {b_cond()}", False)
+    if k == 8:
+        # Grouped by LOWER(a.s): which of 'ab' and 'Ab' names their group
+        # is the first row's, in no stated order.
+        return (f"SELECT LOWER(a.s), COUNT(DISTINCT a.g, a.x), GROUP_CONCAT(DISTINCT a.g ORDER BY a.g) FROM qz.a"
+                f" WHERE {a_cond()} GROUP BY LOWER(a.s)", False)
+    return (f"SELECT a.id, a.s FROM qz.a WHERE a.s {pick(['IN', 'NOT IN'])} ({text(pick(WORDS))}, {text(pick(WORDS))})"
+            f" AND {a_cond()} ORDER BY a.id", True)
+
+
 def query():
-    return pick([single, single, aggregate, join, join, three_way, subquery, subquery, other, other])()
+    return pick([single, single, aggregate, join, join, three_way, subquery, subquery, other, other, more, more])()
 
 
 def norm(v):
