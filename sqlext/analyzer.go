@@ -16,7 +16,8 @@ type AnalyzerRule struct {
 // The rules every statement passes through, in the order they run:
 // before the engine's own, MySQL's date functions in place of some of
 // the engine's, text IN a list of text and numbers as its equalities
-// (mixedInRule), the reading of text and of dates and times as
+// (mixedInRule), comparisons of rows member by member
+// (rowComparisonRule), the reading of text and of dates and times as
 // numbers, of text as the date or time it starts with, the lending of a
 // written table's database to its triggers, and the typing of the
 // columns of set operations (unionTypeRule);
@@ -42,6 +43,7 @@ func init() {
 	}
 	beforeEveryStatement(dateFunctionRule, dateFunctions)
 	beforeEveryStatement(mixedInRule, mixedInLists)
+	beforeEveryStatement(rowComparisonRule, rowComparisons)
 	beforeEveryStatement(numericTextRule, numericTexts)
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)

@@ -1,7 +1,10 @@
 package sqlext
 
 import (
+	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -16,9 +19,10 @@ import (
 //
 //   - A semi join (EXISTS, IN (SELECT ...)) may be planned as an inner
 //     join with the subquery's rows made distinct; when that inner join
-//     became a merge join, the planner dropped the DISTINCT, and a row
-//     with two matches came out twice. guardMergeJoins keeps merge joins
-//     out of join trees that hold a semi or anti join or a DISTINCT.
+//     became a merge or lookup join, the planner dropped the DISTINCT,
+//     and a row with two matches came out twice (semiJoinsKept). It
+//     drops the DISTINCT of a join tree's own DISTINCT alike in a merge
+//     join, which guardMergeJoins keeps out of such trees.
 //   - A hash join hashed text as its bytes, so under a case-insensitive
 //     collation 'ab' found no 'AB' (hashKeysByCollation).
 //   - NOT EXISTS (SELECT ... WHERE inner = outer) becomes an anti join
@@ -91,19 +95,26 @@ func filterExprs(fn transform.ExprFunc) transform.NodeFunc {
 const hashKeyRule analyzer.RuleId = 9958
 
 // guardMergeJoins has the planner leave merge joins out of each join
-// tree that needs a DISTINCT or null-aware matching, by the engine's own
-// NO_MERGE_JOIN hint, before it plans the joins.
+// tree that needs a DISTINCT, by the engine's own
+// NO_MERGE_JOIN hint, before it plans the joins; it also writes the
+// comparisons of rows in join conditions member by member (rowcompare.go).
 func guardMergeJoins(plan_ analyzer.RuleFunc) analyzer.RuleFunc {
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 		hinted, _ := hintNoMergeJoin(n)
+		if split, same, err := transform.NodeExprs(hinted, memberwise); err == nil && !same {
+			hinted = split
+		}
+		if kept, same, err := transform.Node(hinted, semiJoinsKept(ctx)); err == nil && !same {
+			hinted = kept
+		}
 		return plan_(ctx, a, hinted, scope, sel, qFlags)
 	}
 }
 
 // hintNoMergeJoin is n with NO_MERGE_JOIN added to the hints of each
 // join tree the planner will see (the first join down each branch, as
-// the planner looks for them) that holds a semi or anti join or a
-// DISTINCT, and whether it added any.
+// the planner looks for them) that holds a DISTINCT, and whether it
+// added any.
 func hintNoMergeJoin(n sql.Node) (sql.Node, bool) {
 	if _, ok := n.(sql.OpaqueNode); ok {
 		return n, false
@@ -138,14 +149,111 @@ func hintNoMergeJoin(n sql.Node) (sql.Node, bool) {
 	return h, true
 }
 
+// semiJoinsKept adds to the condition of each semi join whose right
+// side is read by an index on a column it is joined by a conjunct
+// (semiOnly) the planner does not know, which keeps it from planning the
+// semi join as an inner join over the distinct rows of its right side:
+// a lookup into that side, or a merge join with it, dropped the DISTINCT.
+// The planner still joins by the condition's equalities (a semi lookup,
+// hash or merge join), and evaluates the conjunct, always true, with the
+// rest. A right side without such an index can be neither looked up nor
+// merged, and is left to the inner join, which can then look up the left
+// side by the right side's distinct values.
+func semiJoinsKept(ctx *sql.Context) transform.NodeFunc {
+	return func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		j, ok := n.(*plan.JoinNode)
+		if !ok || !j.Op.IsSemi() || j.Filter == nil || !indexedByJoin(ctx, j) {
+			return n, transform.SameTree, nil
+		}
+		for _, c := range expression.SplitConjunction(j.Filter) {
+			if _, done := c.(semiOnly); done {
+				return n, transform.SameTree, nil
+			}
+		}
+		out, err := j.WithExpressions(expression.NewAnd(j.Filter, semiOnly{}))
+		return out, transform.NewTree, err
+	}
+}
+
+// indexedByJoin reports whether a table of j's right side has an index
+// whose first column an equality of j's condition reads.
+func indexedByJoin(ctx *sql.Context, j *plan.JoinNode) bool {
+	joined := map[string]bool{} // table.column, lower case
+	for _, c := range expression.SplitConjunction(j.Filter) {
+		if eq, ok := c.(expression.Equality); ok && eq.RepresentsEquality() {
+			for _, side := range []sql.Expression{eq.Left(), eq.Right()} {
+				if gf, ok := side.(*expression.GetField); ok {
+					joined[strings.ToLower(gf.Table()+"."+gf.Name())] = true
+				}
+			}
+		}
+	}
+	found := false
+	transform.Inspect(j.Right(), func(n sql.Node) bool {
+		var name string
+		var table sql.Table
+		switch x := n.(type) {
+		case *plan.TableAlias:
+			rt, ok := x.Child.(*plan.ResolvedTable)
+			if !ok {
+				return true
+			}
+			name, table = x.Name(), rt.Table
+		case *plan.ResolvedTable:
+			name, table = x.Name(), x.Table
+		case *plan.IndexedTableAccess:
+			name, table = x.Name(), x.TableNode.UnderlyingTable()
+		default:
+			return !found
+		}
+		ia, ok := table.(sql.IndexAddressable)
+		if !ok {
+			return false
+		}
+		indexes, err := ia.GetIndexes(ctx)
+		if err != nil {
+			return false
+		}
+		for _, idx := range indexes {
+			cols := idx.Expressions()
+			if len(cols) == 0 {
+				continue
+			}
+			col := cols[0][strings.LastIndex(cols[0], ".")+1:]
+			if joined[strings.ToLower(name+"."+col)] {
+				found = true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// semiOnly is TRUE, in a form the planner does not take apart.
+type semiOnly struct{}
+
+var _ sql.Expression = semiOnly{}
+
+func (semiOnly) Resolved() bool             { return true }
+func (semiOnly) String() string             { return "true" }
+func (semiOnly) Type() sql.Type             { return types.Boolean }
+func (semiOnly) IsNullable() bool           { return false }
+func (semiOnly) Children() []sql.Expression { return nil }
+func (semiOnly) Eval(*sql.Context, sql.Row) (any, error) {
+	return true, nil
+}
+func (s semiOnly) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 0)
+	}
+	return s, nil
+}
+
 // needsExactRows reports whether the join tree under n, as the planner
-// reads it, holds a semi or anti join or a DISTINCT.
+// reads it, holds a DISTINCT.
 func needsExactRows(n sql.Node) bool {
 	switch n := n.(type) {
 	case *plan.JoinNode:
-		if n.Op.IsSemi() || n.Op.IsAnti() {
-			return true
-		}
 		return needsExactRows(n.Left()) || needsExactRows(n.Right())
 	case *plan.Distinct:
 		return true
@@ -216,10 +324,8 @@ func sharedFolding(a, b sql.Expression) (sql.CollationID, bool) {
 
 // notExistsNullFree rewrites the conditions a NOT EXISTS subquery's rows
 // are matched to the outer row by, before the engine turns the subquery
-// into an anti join, so that none of them can be NULL: inner = outer
-// becomes inner <=> outer AND inner IS NOT NULL, and any other condition
-// on the outer row c becomes c IS TRUE. Each is true for the same rows as
-// before.
+// into an anti join, so that none of them can be NULL (nullFreeMatch).
+// Each is true for the same rows as before.
 func notExistsNullFree(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	not, ok := e.(*expression.Not)
 	if !ok {
@@ -254,18 +360,24 @@ func notExistsNullFree(e sql.Expression) (sql.Expression, transform.TreeIdentity
 }
 
 // nullFreeMatch is condition c of a subquery whose outer columns are
-// outer, made never NULL where it reads them, and whether it was.
+// outer, made never NULL where it reads them, and whether it was: inner
+// = outer gains inner IS NOT NULL and outer IS NOT NULL (for a side that
+// may be NULL), which keeps the equality the planner joins by, and any
+// other condition on the outer row becomes c IS TRUE.
 func nullFreeMatch(c sql.Expression, outer sql.ColSet) (sql.Expression, bool) {
 	if !readsColumns(c, outer) {
 		return c, false
 	}
 	if eq, ok := c.(*expression.Equals); ok {
 		l, r := eq.Left(), eq.Right()
-		switch lo, ro := readsColumns(l, outer), readsColumns(r, outer); {
-		case lo && !ro:
-			return expression.NewAnd(expression.NewNullSafeEquals(l, r), expression.NewNot(expression.NewIsNull(r))), true
-		case ro && !lo:
-			return expression.NewAnd(expression.NewNullSafeEquals(l, r), expression.NewNot(expression.NewIsNull(l))), true
+		if lo, ro := readsColumns(l, outer), readsColumns(r, outer); lo != ro {
+			out := []sql.Expression{c}
+			for _, side := range []sql.Expression{l, r} {
+				if side.IsNullable() {
+					out = append(out, expression.NewNot(expression.NewIsNull(side)))
+				}
+			}
+			return expression.JoinAnd(out...), len(out) > 1
 		}
 	}
 	if _, ok := c.(*expression.IsTrue); ok {
@@ -337,10 +449,10 @@ func guardNotIn(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 			continue
 		}
 		sch := sq.Query.Schema()
-		if len(sch) != 1 || !in.LeftChild.IsNullable() && !sch[0].Nullable {
+		if len(sch) != 1 || !in.LeftChild.IsNullable() && (!sch[0].Nullable || notNullRead(sq.Query)) {
 			continue
 		}
-		guards = append(guards, &notInGuard{left: in.LeftChild, sq: sq})
+		guards = append(guards, &notInGuard{left: in.LeftChild, sq: sq, nulls: &nullScan{}})
 	}
 	if len(guards) == 0 {
 		return n, transform.SameTree, nil
@@ -349,13 +461,59 @@ func guardNotIn(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	return out, transform.NewTree, err
 }
 
+// notNullRead reports whether q, a subquery of one column, reads a column
+// its own WHERE says IS NOT NULL.
+func notNullRead(q sql.Node) bool {
+	p, ok := q.(*plan.Project)
+	if !ok || len(p.Projections) != 1 {
+		return false
+	}
+	gf, ok := p.Projections[0].(*expression.GetField)
+	if !ok {
+		return false
+	}
+	f, ok := p.Child.(*plan.Filter)
+	if !ok {
+		return false
+	}
+	for _, c := range expression.SplitConjunction(f.Expression) {
+		if not, ok := c.(*expression.Not); ok {
+			if isNull, ok := not.Child.(*expression.IsNull); ok {
+				if g, ok := isNull.Child.(*expression.GetField); ok && g.Id() == gf.Id() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // notInGuard is true when x NOT IN (subquery) is answered by whether the
 // subquery has x: when it has no rows, or x is not NULL and none of its
 // rows is NULL. The subquery's rows are read once (it cannot read the
-// outer row) and kept.
+// outer row) and kept by it; whether they hold a NULL is kept here.
 type notInGuard struct {
-	left sql.Expression
-	sq   *plan.Subquery
+	left  sql.Expression
+	sq    *plan.Subquery
+	nulls *nullScan
+}
+
+// nullScan remembers whether a list of values held a NULL, by the list.
+type nullScan struct {
+	mu      sync.Mutex
+	data    *any
+	n       int
+	hasNull bool
+}
+
+func (s *nullScan) in(vals []any) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if data := unsafe.SliceData(vals); data != s.data || len(vals) != s.n {
+		s.data, s.n = data, len(vals)
+		s.hasNull = slices.Contains(vals, nil)
+	}
+	return s.hasNull
 }
 
 var _ sql.Expression = (*notInGuard)(nil)
@@ -376,25 +534,20 @@ func (g *notInGuard) WithChildren(children ...sql.Expression) (sql.Expression, e
 	if !ok {
 		return nil, sql.ErrInvalidChildType.New(g, 1, (*plan.Subquery)(nil))
 	}
-	return &notInGuard{left: children[0], sq: sq}, nil
+	return &notInGuard{left: children[0], sq: sq, nulls: &nullScan{}}, nil
 }
 
 func (g *notInGuard) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	vals, err := g.sq.HashMultiple(ctx, row)
+	vals, err := g.sq.EvalMultiple(ctx, row)
 	if err != nil {
 		return nil, err
 	}
-	if vals.Size() == 0 {
+	if len(vals) == 0 {
 		return true, nil
 	}
 	v, err := g.left.Eval(ctx, row)
 	if err != nil || v == nil {
 		return false, err
 	}
-	null, err := sql.HashOf(ctx, sql.NewRow(nil))
-	if err != nil {
-		return nil, err
-	}
-	_, missing := vals.Get(null)
-	return missing != nil, nil
+	return !g.nulls.in(vals), nil
 }

@@ -13,7 +13,10 @@ import (
 // of values for generated columns (see defaultGeneratedValues), with
 // typed literals, whose type the parser drops, read as CASTs (see
 // literals.go), with CUME_DIST, which the planner does not know, read
-// as a PERCENT_RANK (see cumedist.go), with ~x, which the planner does
+// as a PERCENT_RANK (see cumedist.go), with OVER w written as w's
+// definition (see windowframe.go), with window functions of grouped
+// SELECTs read over a derived table that groups (see
+// groupedwindows.go), with ~x, which the planner does
 // not know, read as a function (see bitnot.go), with the columns of set operations
 // marked for typing (see markUnionColumns), and with user-variable
 // assignments in expressions, which the parser refuses, rewritten (see
@@ -25,6 +28,8 @@ type statementParser struct {
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) {
 	nameSelectedColumns(st, text)
+	inlineNamedWindows(st)
+	groupWindowedSelects(st)
 	cumeDistAsPercentRank(st)
 	bitNotAsFunction(st)
 	sctx, ok := ctx.(*sql.Context)

@@ -171,7 +171,9 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))
 	}
-	s.engine = sqle.New(analyzerFor(s.prov), &sqle.Config{})
+	a := analyzerFor(s.prov)
+	a.Catalog.StatsProvider = newStatsProvider()
+	s.engine = sqle.New(a, &sqle.Config{})
 	s.engine.Parser = statementParser{Parser: s.engine.Parser, p: s.prov}
 	if err := sql.SystemVariables.AssignValues(map[string]interface{}{"version": Version, "version_comment": "sqlearn",
 		"secure_file_priv": importDirValue(cfg.ImportDir)}); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation/window"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // A window without a frame clause has MySQL's default frame: the whole
@@ -191,4 +192,42 @@ func (f *peerFramer) LastIdx() int  { return f.frameEnd }
 
 func (f *peerFramer) Interval() (sql.WindowInterval, error) {
 	return sql.WindowInterval{Start: f.start, End: f.frameEnd}, nil
+}
+
+// inlineNamedWindows writes each OVER w that names a window of the
+// WINDOW clause, and adds nothing to it, as that window's definition.
+// The engine gives a window without ORDER BY or frame the whole
+// partition as an explicit frame before it reads the named window, so
+// OVER w with w AS (ORDER BY g) summed the whole partition, where MySQL
+// takes the default frame of a window with ORDER BY (peerFrames).
+func inlineNamedWindows(st ast.Statement) {
+	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
+		sel, ok := node.(*ast.Select)
+		if !ok || len(sel.Window) == 0 {
+			return true, nil
+		}
+		defs := map[string]*ast.WindowDef{}
+		for _, w := range sel.Window {
+			defs[w.Name.Lowered()] = w
+		}
+		_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
+			switch n := node.(type) {
+			case *ast.Subquery:
+				return false, nil
+			case *ast.FuncExpr:
+				o := n.Over
+				if o == nil || o.NameRef.IsEmpty() || len(o.PartitionBy) > 0 || len(o.OrderBy) > 0 || o.Frame != nil {
+					return true, nil
+				}
+				if def := defs[o.NameRef.Lowered()]; def != nil && def.NameRef.IsEmpty() {
+					o.PartitionBy = append(ast.Exprs(nil), def.PartitionBy...)
+					o.OrderBy = append(ast.OrderBy(nil), def.OrderBy...)
+					o.Frame = def.Frame
+					o.NameRef = ast.ColIdent{}
+				}
+			}
+			return true, nil
+		}, sel.SelectExprs, sel.OrderBy)
+		return true, nil
+	}, st)
 }

@@ -141,8 +141,10 @@ def single():
 def aggregate():
     # Each aggregate once: the same one twice over a qualified column is
     # refused (docs/sql/compatibility.md).
-    agg = ", ".join(rng.sample(["COUNT(*)", "COUNT(a.x)", "SUM(a.x)", "MIN(a.s)", "MAX(a.d)", "AVG(a.x)",
-                                "COUNT(DISTINCT a.s)", "SUM(a.d)", "MAX(a.dt)", "AVG(a.d)", "MIN(a.id)",
+    # MIN and MAX of a.s would pick one of 'abc' and 'aBc' in no stated
+    # order: of LOWER(a.s) instead.
+    agg = ", ".join(rng.sample(["COUNT(*)", "COUNT(a.x)", "SUM(a.x)", "MIN(LOWER(a.s))", "MAX(a.d)", "AVG(a.x)",
+                                "COUNT(DISTINCT a.s)", "SUM(a.d)", "MAX(a.dt)", "AVG(a.d)", "MIN(a.id)", "MAX(LOWER(a.s))",
                                 "GROUP_CONCAT(a.id ORDER BY a.id)", "SUM(DISTINCT a.x)"], rng.randrange(1, 4)))
     group = pick(["a.g", "LOWER(a.s)", "a.g, a.x > 10", "a.dt", ""])
     where = pick(["", f" WHERE {a_cond()}"])
@@ -267,8 +269,52 @@ def more():
             f" AND {a_cond()} ORDER BY a.id", True)
 
 
+def harder():
+    """Shapes that combine the others: anti joins written as LEFT JOIN ...
+    IS NULL, joins on OR and USING, correlated scalar subqueries in WHERE,
+    recursive common table expressions, HAVING without GROUP BY, ORDER BY
+    an alias or a position, DISTINCT with LIMIT, windows over groups and
+    date arithmetic."""
+    k = rng.randrange(12)
+    if k == 0:
+        return (f"SELECT a.id FROM qz.a LEFT JOIN qz.b ON b.aid = a.id {pick(['', 'AND b.v > 3'])}"
+                f" WHERE b.id IS NULL AND {a_cond()}", False)
+    if k == 1:
+        return (f"SELECT a.id, b.id FROM qz.a JOIN qz.b ON b.aid = a.id OR b.v = a.g WHERE {a_cond()}"
+                f" AND b.id < {rng.randrange(5, 40)}", False)
+    if k == 2:
+        return (f"SELECT a.id FROM qz.a WHERE a.x > (SELECT AVG(a2.x) FROM qz.a AS a2 WHERE a2.g = a.g)"
+                f" {pick(['', 'AND ' + a_cond()])}", False)
+    if k == 3:
+        return (f"WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < {rng.randrange(1, 12)})"
+                f" SELECT r.n, COUNT(a.id) FROM r LEFT JOIN qz.a ON a.g = r.n GROUP BY r.n", False)
+    if k == 4:
+        return f"SELECT COUNT(*), SUM(a.x) FROM qz.a WHERE {a_cond()} HAVING COUNT(*) > {rng.randrange(0, 20)}", False
+    if k == 5:
+        return (f"SELECT a.id, a.x * 2 AS dbl FROM qz.a WHERE {a_cond()} ORDER BY {pick(['dbl', '2'])}"
+                f" {pick(['', 'DESC'])}, a.id{limit()}", True)
+    if k == 6:
+        return f"SELECT DISTINCT a.g FROM qz.a WHERE {a_cond()} ORDER BY a.g {pick(['', 'DESC'])} LIMIT {rng.randrange(1, 4)}", True
+    if k == 7:
+        fn = pick(["SUM(COUNT(*)) OVER (ORDER BY a.g)", "RANK() OVER (ORDER BY COUNT(*) DESC)",
+                   "COUNT(*) / SUM(COUNT(*)) OVER ()", "MAX(SUM(a.x)) OVER ()", "LAG(MIN(a.x)) OVER (ORDER BY a.g)"])
+        return f"SELECT a.g, COUNT(*), {fn} FROM qz.a WHERE {a_cond()} GROUP BY a.g", False
+    if k == 8:
+        return (f"SELECT a.id, DATE_ADD(a.dt, INTERVAL {rng.randrange(1, 40)} DAY) FROM qz.a"
+                f" WHERE DATE_ADD(a.dt, INTERVAL 1 MONTH) {pick(['<', '>='])} '2024-0{rng.randrange(2, 10)}-01'", False)
+    if k == 9:
+        return (f"SELECT b.id, t.n FROM qz.b JOIN (SELECT a.g, COUNT(*) AS n FROM qz.a GROUP BY a.g) AS t USING (g)"
+                f" WHERE {b_cond()}".replace("USING (g)", "ON t.g = b.v"), False)
+    if k == 10:
+        return (f"SELECT a.id, (SELECT b.t FROM qz.b WHERE b.aid = a.id ORDER BY b.id LIMIT 1) FROM qz.a"
+                f" WHERE {a_cond()}", False)
+    return (f"SELECT a.g, a.x FROM qz.a WHERE (a.g, a.x) IN (SELECT b.v, b.aid FROM qz.b WHERE {b_cond()})"
+            f" {pick(['', 'AND ' + a_cond()])}", False)
+
+
 def query():
-    return pick([single, single, aggregate, join, join, three_way, subquery, subquery, other, other, more, more])()
+    return pick([single, single, aggregate, join, join, three_way, subquery, subquery, other, other, more, more,
+                 harder, harder])()
 
 
 def norm(v):
