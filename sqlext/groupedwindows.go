@@ -3,6 +3,7 @@ package sqlext
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
@@ -57,12 +58,12 @@ func groupWindowed(sel *ast.Select) {
 	for i, g := range groups {
 		name := fmt.Sprintf("g%d", i)
 		inner.SelectExprs = append(inner.SelectExprs, &ast.AliasedExpr{Expr: g, As: ast.NewColIdent(name)})
-		subs = append(subs, substitution{text: ast.String(g), to: col(name)})
+		subs = append(subs, substitution{from: g, text: ast.String(g), to: col(name)})
 	}
 	for i, a := range aggs {
 		name := fmt.Sprintf("a%d", i)
 		inner.SelectExprs = append(inner.SelectExprs, &ast.AliasedExpr{Expr: a, As: ast.NewColIdent(name)})
-		subs = append(subs, substitution{text: ast.String(a), to: col(name)})
+		subs = append(subs, substitution{from: a, text: ast.String(a), to: col(name)})
 	}
 	outer := *sel
 	outer.From = ast.TableExprs{&ast.AliasedTableExpr{Expr: &ast.Subquery{Select: inner}, As: ast.NewTableIdent(groupedDerived),
@@ -187,6 +188,7 @@ func groupExprs(sel *ast.Select) ([]ast.Expr, bool) {
 // substitution replaces an expression written as text by a column of the
 // derived table.
 type substitution struct {
+	from ast.Expr
 	text string
 	to   ast.Expr
 }
@@ -230,11 +232,22 @@ func substitute(e ast.Expr, subs []substitution) ast.Expr {
 func substitutionOf(e ast.Expr, subs []substitution) (ast.Expr, bool) {
 	text := ast.String(e)
 	for _, s := range subs {
-		if s.text == text {
+		if s.text == text || sameColumn(e, s.from) {
 			return s.to, true
 		}
 	}
 	return nil, false
+}
+
+// sameColumn reports whether a and b name the same column, one of them
+// perhaps without its table (GROUP BY t.g and SELECT g).
+func sameColumn(a, b ast.Expr) bool {
+	x, ok := a.(*ast.ColName)
+	y, ok2 := b.(*ast.ColName)
+	if !ok || !ok2 || !x.Name.Equal(y.Name) {
+		return false
+	}
+	return x.Qualifier.IsEmpty() || y.Qualifier.IsEmpty() || strings.EqualFold(x.Qualifier.Name.String(), y.Qualifier.Name.String())
 }
 
 // windowSubstituted substitutes in the PARTITION BY and ORDER BY of w,

@@ -14,6 +14,8 @@ func TestWindowsOverGroups(t *testing.T) {
 		"CREATE TABLE s (id INT PRIMARY KEY, g INT, x INT)",
 		"INSERT INTO s VALUES (1, 1, 10), (2, 1, 20), (3, 2, 5), (4, 2, NULL), (5, 2, 7), (6, 3, 1), (7, NULL, 4)")
 	wantAnswers(t, db, "windows over groups", map[string]string{
+		"SELECT g, COUNT(*), RANK() OVER (ORDER BY COUNT(*) DESC, g) FROM s GROUP BY s.g ORDER BY g":                                                   "NULL,1,3;1,2,2;2,3,1;3,1,4",
+		"SELECT s.g, COUNT(*), SUM(COUNT(*)) OVER (ORDER BY g) FROM s AS s GROUP BY g ORDER BY s.g":                                                    "NULL,1,1;1,2,3;2,3,6;3,1,7",
 		"SELECT g, COUNT(*), SUM(COUNT(*)) OVER (ORDER BY g) FROM s GROUP BY g ORDER BY g":                                                             "NULL,1,1;1,2,3;2,3,6;3,1,7",
 		"SELECT g, COUNT(*) AS n, RANK() OVER (ORDER BY COUNT(*) DESC) AS r FROM s GROUP BY g ORDER BY g":                                              "NULL,1,3;1,2,2;2,3,1;3,1,3",
 		"SELECT g, SUM(x) / SUM(SUM(x)) OVER () FROM s GROUP BY g ORDER BY g":                                                                          "NULL,0.0851;1,0.6383;2,0.2553;3,0.0213",

@@ -14,7 +14,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
-// The engine's join planner gave wrong rows in four cases, each mended
+// The engine's join planner gave wrong rows in five cases, each mended
 // here around the engine's own rules (found by bench/querydiff.sh):
 //
 //   - A semi join (EXISTS, IN (SELECT ...)) may be planned as an inner
@@ -28,7 +28,7 @@ import (
 //   - NOT EXISTS (SELECT ... WHERE inner = outer) becomes an anti join
 //     that drops an outer row when the condition is NULL for some inner
 //     row, as NOT IN must, where NOT EXISTS asks only for a row on which
-//     it is true (nullFreeNotExists).
+//     it is true (notExistsNullFree).
 //   - x NOT IN (SELECT y ...) becomes an anti join too, which some of its
 //     plans (a lookup, a hash, a left join keeping the unmatched rows)
 //     answer without looking at NULLs: a NULL x, or a NULL among the y,
