@@ -35,3 +35,14 @@ func TestWindowsOverGroups(t *testing.T) {
 		t.Errorf("columns %q, want %q", cols, want)
 	}
 }
+
+// TestNTileIsAnInteger: NTILE is a BIGINT UNSIGNED, as in MySQL; the
+// engine typed it a DOUBLE, which clients read as 2.0.
+func TestNTileIsAnInteger(t *testing.T) {
+	db := inDatabase(t, "nt", "CREATE TABLE s (id INT PRIMARY KEY)", "INSERT INTO s VALUES (1), (2), (3)")
+	wantColumnTypes(t, db, "SELECT NTILE(2) OVER (ORDER BY id) AS b FROM s", "UNSIGNED BIGINT")
+	wantAnswers(t, db, "ntile", map[string]string{
+		"SELECT id, NTILE(2) OVER (ORDER BY id) FROM s ORDER BY id":                       "1,1;2,1;3,2",
+		"SELECT b + 1 FROM (SELECT NTILE(2) OVER (ORDER BY id) AS b FROM s) d ORDER BY b": "2;2;3",
+	})
+}

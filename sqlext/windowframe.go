@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation/window"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -29,7 +30,8 @@ func init() {
 }
 
 func peerFrames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.Node(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	typed := map[sql.ColumnId]sql.Type{}
+	n, same, err := transform.Node(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		w, ok := node.(*plan.Window)
 		if !ok {
 			return node, transform.SameTree, nil
@@ -41,6 +43,16 @@ func peerFrames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope,
 			inner := e
 			if alias != nil {
 				inner = alias.Child
+			}
+			if nt, ok := inner.(*window.NTile); ok {
+				// NTILE is a BIGINT UNSIGNED in MySQL; the engine typed it
+				// a DOUBLE, and clients read 2.0 for bucket 2.
+				var err error
+				if exprs[i], err = withType(e, alias, nt, types.Uint64, typed); err != nil {
+					return nil, transform.SameTree, err
+				}
+				changed = true
+				continue
 			}
 			fn, ok := framedByDefault(inner)
 			if !ok {
@@ -61,6 +73,46 @@ func peerFrames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope,
 		out, err := w.WithExpressions(exprs...)
 		return out, transform.NewTree, err
 	})
+	if err != nil {
+		return n, same, err
+	}
+	return retypeSwapped(n, same, typed)
+}
+
+// withType is the window function fn (e, or the child of e's alias) typed
+// t, with the ids of both noted in typed for the references to them.
+func withType(e sql.Expression, alias *expression.Alias, fn sql.WindowAdaptableExpression, t sql.Type, typed map[sql.ColumnId]sql.Type) (sql.Expression, error) {
+	out := sql.Expression(&typedWindow{WindowAdaptableExpression: fn, typ: t})
+	typed[fn.Id()] = t
+	if alias == nil {
+		return out, nil
+	}
+	typed[alias.Id()] = t
+	return alias.WithChildren(out)
+}
+
+// typedWindow is a window function whose values are of type typ.
+type typedWindow struct {
+	sql.WindowAdaptableExpression
+	typ sql.Type
+}
+
+func (w *typedWindow) Type() sql.Type { return w.typ }
+
+func (w *typedWindow) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	e, err := w.WindowAdaptableExpression.WithChildren(children...)
+	if err != nil {
+		return nil, err
+	}
+	return &typedWindow{WindowAdaptableExpression: e.(sql.WindowAdaptableExpression), typ: w.typ}, nil
+}
+
+func (w *typedWindow) WithId(id sql.ColumnId) sql.IdExpression {
+	return &typedWindow{WindowAdaptableExpression: w.WindowAdaptableExpression.WithId(id).(sql.WindowAdaptableExpression), typ: w.typ}
+}
+
+func (w *typedWindow) WithWindow(def *sql.WindowDefinition) sql.WindowAdaptableExpression {
+	return &typedWindow{WindowAdaptableExpression: w.WindowAdaptableExpression.WithWindow(def), typ: w.typ}
 }
 
 // framedByDefault is e when it is a window function whose value depends
