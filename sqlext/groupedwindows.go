@@ -23,9 +23,10 @@ import (
 // ... (GROUP BY expressions) and a0, a1, ... (aggregates).
 const groupedDerived = "sqlearn_grouped"
 
-// groupWindowedSelects rewrites, in place, each SELECT of st that groups
-// and has window functions.
-func groupWindowedSelects(st ast.Statement) {
+// windowedSelects rewrites, in place, each SELECT of st as its window
+// functions need: named windows written out (inlineNamedWindows), then a
+// grouped SELECT over a derived table that groups (groupWindowed).
+func windowedSelects(st ast.Statement) {
 	var sels []*ast.Select
 	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
 		if s, ok := node.(*ast.Select); ok {
@@ -34,6 +35,7 @@ func groupWindowedSelects(st ast.Statement) {
 		return true, nil
 	}, st)
 	for _, s := range sels {
+		inlineNamedWindows(s)
 		groupWindowed(s)
 	}
 }

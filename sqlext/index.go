@@ -153,7 +153,11 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 			// A lookup join takes the rows a lookup gives as the ones
 			// its key matches, so those the transaction wrote must
 			// match too.
-			overlay = slices.DeleteFunc(overlay, func(r sql.Row) bool { return !t.inRanges(ctx, x, coll, r) })
+			coll = slices.DeleteFunc(slices.Clone(coll), func(r sql.MySQLRange) bool { return nullKeyed(r) || emptyRange(r) })
+			overlay = slices.DeleteFunc(overlay, func(r sql.Row) bool {
+				in, err := inRanges(coll, x.cols, r)
+				return err != nil || !in
+			})
 		}
 		if len(overlay) > 0 {
 			// The transaction's own rows go in key order with the
@@ -254,66 +258,6 @@ func emptyRange(r sql.MySQLRange) bool {
 		}
 	}
 	return false
-}
-
-// inRanges reports whether row r lies in one of the ranges, each of
-// whose keys storageRanges found its column's own value.
-func (t *Table) inRanges(ctx *sql.Context, x *index, coll sql.MySQLRangeCollection, r sql.Row) bool {
-	for _, rang := range coll {
-		if !nullKeyed(rang) && !emptyRange(rang) && t.inRange(ctx, x, rang, r) {
-			return true
-		}
-	}
-	return false
-}
-
-func (t *Table) inRange(ctx *sql.Context, x *index, rang sql.MySQLRange, r sql.Row) bool {
-	for i, ce := range rang {
-		if i >= len(x.cols) {
-			break
-		}
-		v, typ := r[x.cols[i]], t.sch.Schema[x.cols[i]].Type
-		cmp := func(k any) (int, bool) {
-			if v == nil {
-				return 0, false
-			}
-			n, err := typ.Compare(ctx, v, k)
-			return n, err == nil
-		}
-		switch b := ce.LowerBound.(type) {
-		case sql.AboveNull:
-			if v == nil {
-				return false
-			}
-		case sql.Below:
-			if n, ok := cmp(b.Key); !ok || n < 0 {
-				return false
-			}
-		case sql.Above:
-			if n, ok := cmp(b.Key); !ok || n <= 0 {
-				return false
-			}
-		case sql.AboveAll:
-			return false
-		}
-		switch b := ce.UpperBound.(type) {
-		case sql.BelowNull:
-			return false
-		case sql.AboveNull:
-			if v != nil {
-				return false
-			}
-		case sql.Below:
-			if n, ok := cmp(b.Key); !ok || n >= 0 {
-				return false
-			}
-		case sql.Above:
-			if n, ok := cmp(b.Key); !ok || n > 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func (t *Table) cut(ctx *sql.Context, col int, c sql.MySQLRangeCut) (storage.Cut, bool) {

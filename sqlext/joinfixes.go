@@ -20,9 +20,7 @@ import (
 //   - A semi join (EXISTS, IN (SELECT ...)) may be planned as an inner
 //     join with the subquery's rows made distinct; when that inner join
 //     became a merge or lookup join, the planner dropped the DISTINCT,
-//     and a row with two matches came out twice (semiJoinsKept). It
-//     drops the DISTINCT of a join tree's own DISTINCT alike in a merge
-//     join, which guardMergeJoins keeps out of such trees.
+//     and a row with two matches came out twice (semiJoinsKept).
 //   - A hash join hashed text as its bytes, so under a case-insensitive
 //     collation 'ab' found no 'AB' (hashKeysByCollation).
 //   - NOT EXISTS (SELECT ... WHERE inner = outer) becomes an anti join
@@ -40,7 +38,7 @@ func init() {
 	for i, r := range analyzer.OnceAfterDefault {
 		switch r.Id.String() {
 		case "optimizeJoins":
-			analyzer.OnceAfterDefault[i].Apply = guardMergeJoins(r.Apply)
+			analyzer.OnceAfterDefault[i].Apply = beforeJoinPlanning(r.Apply)
 		case "unnestExistsSubqueries":
 			analyzer.OnceAfterDefault[i].Apply = rewritingFirst(r.Apply, withSubqueries, filterExprs(notExistsNullFree))
 		}
@@ -94,59 +92,19 @@ func filterExprs(fn transform.ExprFunc) transform.NodeFunc {
 
 const hashKeyRule analyzer.RuleId = 9958
 
-// guardMergeJoins has the planner leave merge joins out of each join
-// tree that needs a DISTINCT, by the engine's own
-// NO_MERGE_JOIN hint, before it plans the joins; it also writes the
-// comparisons of rows in join conditions member by member (rowcompare.go).
-func guardMergeJoins(plan_ analyzer.RuleFunc) analyzer.RuleFunc {
+// beforeJoinPlanning readies each join condition for the planner: rows
+// compared member by member (rowcompare.go), and semi joins kept semi
+// joins where an inner join would lose rows (semiJoinsKept).
+func beforeJoinPlanning(plan_ analyzer.RuleFunc) analyzer.RuleFunc {
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-		hinted, _ := hintNoMergeJoin(n)
-		if split, same, err := transform.NodeExprs(hinted, memberwise); err == nil && !same {
-			hinted = split
+		if split, same, err := transform.NodeExprs(n, memberwise); err == nil && !same {
+			n = split
 		}
-		if kept, same, err := transform.Node(hinted, semiJoinsKept(ctx)); err == nil && !same {
-			hinted = kept
+		if kept, same, err := transform.Node(n, semiJoinsKept(ctx)); err == nil && !same {
+			n = kept
 		}
-		return plan_(ctx, a, hinted, scope, sel, qFlags)
+		return plan_(ctx, a, n, scope, sel, qFlags)
 	}
-}
-
-// hintNoMergeJoin is n with NO_MERGE_JOIN added to the hints of each
-// join tree the planner will see (the first join down each branch, as
-// the planner looks for them) that holds a DISTINCT, and whether it
-// added any.
-func hintNoMergeJoin(n sql.Node) (sql.Node, bool) {
-	if _, ok := n.(sql.OpaqueNode); ok {
-		return n, false
-	}
-	if j, ok := n.(*plan.JoinNode); ok {
-		if !needsExactRows(j) {
-			return n, false
-		}
-		c := j.Comment()
-		if strings.HasPrefix(c, "/*+") {
-			return j.WithComment("/*+ NO_MERGE_JOIN()" + c[len("/*+"):]), true
-		}
-		return j.WithComment("/*+ NO_MERGE_JOIN() */"), true
-	}
-	children := n.Children()
-	var out []sql.Node
-	for i, c := range children {
-		if h, changed := hintNoMergeJoin(c); changed {
-			if out == nil {
-				out = append([]sql.Node(nil), children...)
-			}
-			out[i] = h
-		}
-	}
-	if out == nil {
-		return n, false
-	}
-	h, err := n.WithChildren(out...)
-	if err != nil {
-		return n, false
-	}
-	return h, true
 }
 
 // semiJoinsKept adds to the condition of each semi join whose right
@@ -247,20 +205,6 @@ func (s semiOnly) WithChildren(children ...sql.Expression) (sql.Expression, erro
 		return nil, sql.ErrInvalidChildrenNumber.New(s, len(children), 0)
 	}
 	return s, nil
-}
-
-// needsExactRows reports whether the join tree under n, as the planner
-// reads it, holds a DISTINCT.
-func needsExactRows(n sql.Node) bool {
-	switch n := n.(type) {
-	case *plan.JoinNode:
-		return needsExactRows(n.Left()) || needsExactRows(n.Right())
-	case *plan.Distinct:
-		return true
-	case *plan.Filter, *plan.Having, *plan.Limit, *plan.Project, *plan.Sort, *plan.StripRowNode, *plan.CachedResults:
-		return needsExactRows(n.Children()[0])
-	}
-	return false
 }
 
 // hashKeysByCollation hashes the text keys of each hash join by their

@@ -28,8 +28,7 @@ type statementParser struct {
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) {
 	nameSelectedColumns(st, text)
-	inlineNamedWindows(st)
-	groupWindowedSelects(st)
+	windowedSelects(st)
 	cumeDistAsPercentRank(st)
 	bitNotAsFunction(st)
 	sctx, ok := ctx.(*sql.Context)

@@ -17,7 +17,7 @@ import (
 // whose b and y were both NULL. rowComparisonRule writes such
 // comparisons member by member; it runs before the engine's rules for
 // every statement, and again on each join's condition just before the
-// joins are planned (guardMergeJoins), as the engine writes the
+// joins are planned (beforeJoinPlanning), as the engine writes the
 // condition of a semi join from an IN subquery itself.
 const rowComparisonRule analyzer.RuleId = 9968
 

@@ -21,8 +21,8 @@ import (
 // LAST_VALUE the rows up to the current one but not its peers, and
 // COUNT the peers of its first ORDER BY column only.
 // peerFrameRule gives each aggregate over a window without a frame clause,
-// and FIRST_VALUE and LAST_VALUE, that default frame. It runs for every
-// statement, after exactWindowRule.
+// and FIRST_VALUE and LAST_VALUE, that default frame, and types NTILE as
+// MySQL does. It runs for every statement, after exactWindowRule.
 const peerFrameRule analyzer.RuleId = 9959
 
 func init() {
@@ -44,28 +44,24 @@ func peerFrames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope,
 			if alias != nil {
 				inner = alias.Child
 			}
-			if nt, ok := inner.(*window.NTile); ok {
-				// NTILE is a BIGINT UNSIGNED in MySQL; the engine typed it
-				// a DOUBLE, and clients read 2.0 for bucket 2.
-				var err error
-				if exprs[i], err = withType(e, alias, nt, types.Uint64, typed); err != nil {
-					return nil, transform.SameTree, err
-				}
-				changed = true
-				continue
-			}
-			fn, ok := framedByDefault(inner)
+			mw, ok := asMySQLWindow(inner)
 			if !ok {
 				continue
 			}
-			var framed sql.Expression = &peerFramed{WindowAdaptableExpression: fn}
+			var out sql.Expression = mw
+			if mw.typ != nil {
+				typed[mw.Id()] = mw.typ
+			}
 			if alias != nil {
+				if mw.typ != nil {
+					typed[alias.Id()] = mw.typ
+				}
 				var err error
-				if framed, err = alias.WithChildren(framed); err != nil {
+				if out, err = alias.WithChildren(mw); err != nil {
 					return nil, transform.SameTree, err
 				}
 			}
-			exprs[i], changed = framed, true
+			exprs[i], changed = out, true
 		}
 		if !changed {
 			return node, transform.SameTree, nil
@@ -79,93 +75,69 @@ func peerFrames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope,
 	return retypeSwapped(n, same, typed)
 }
 
-// withType is the window function fn (e, or the child of e's alias) typed
-// t, with the ids of both noted in typed for the references to them.
-func withType(e sql.Expression, alias *expression.Alias, fn sql.WindowAdaptableExpression, t sql.Type, typed map[sql.ColumnId]sql.Type) (sql.Expression, error) {
-	out := sql.Expression(&typedWindow{WindowAdaptableExpression: fn, typ: t})
-	typed[fn.Id()] = t
-	if alias == nil {
-		return out, nil
+// asMySQLWindow is e as MySQL computes and types it, when that differs
+// from the engine's: NTILE, a BIGINT UNSIGNED in MySQL, which the engine
+// typed a DOUBLE (clients read 2.0 for bucket 2), and a window function
+// whose value depends on its frame, over a window without a frame clause.
+func asMySQLWindow(e sql.Expression) (*mysqlWindow, bool) {
+	switch x := e.(type) {
+	case *mysqlWindow:
+		return nil, false
+	case *window.NTile:
+		return &mysqlWindow{WindowAdaptableExpression: x, typ: types.Uint64}, true
+	case *window.FirstValue, *window.LastValue, sql.Aggregation:
+		fn := x.(sql.WindowAdaptableExpression)
+		if w := fn.Window(); w == nil || w.Frame != nil {
+			return nil, false
+		}
+		return &mysqlWindow{WindowAdaptableExpression: fn, peers: true}, true
 	}
-	typed[alias.Id()] = t
-	return alias.WithChildren(out)
+	return nil, false
 }
 
-// typedWindow is a window function whose values are of type typ.
-type typedWindow struct {
+// mysqlWindow is a window function typed typ (when not nil) and, when
+// peers is set, computed over MySQL's default frame.
+type mysqlWindow struct {
 	sql.WindowAdaptableExpression
-	typ sql.Type
+	typ   sql.Type
+	peers bool
 }
 
-func (w *typedWindow) Type() sql.Type { return w.typ }
+func (w *mysqlWindow) Type() sql.Type {
+	if w.typ != nil {
+		return w.typ
+	}
+	return w.WindowAdaptableExpression.Type()
+}
 
-func (w *typedWindow) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+func (w *mysqlWindow) with(e sql.WindowAdaptableExpression) *mysqlWindow {
+	return &mysqlWindow{WindowAdaptableExpression: e, typ: w.typ, peers: w.peers}
+}
+
+func (w *mysqlWindow) WithChildren(children ...sql.Expression) (sql.Expression, error) {
 	e, err := w.WindowAdaptableExpression.WithChildren(children...)
 	if err != nil {
 		return nil, err
 	}
-	return &typedWindow{WindowAdaptableExpression: e.(sql.WindowAdaptableExpression), typ: w.typ}, nil
+	return w.with(e.(sql.WindowAdaptableExpression)), nil
 }
 
-func (w *typedWindow) WithId(id sql.ColumnId) sql.IdExpression {
-	return &typedWindow{WindowAdaptableExpression: w.WindowAdaptableExpression.WithId(id).(sql.WindowAdaptableExpression), typ: w.typ}
+func (w *mysqlWindow) WithId(id sql.ColumnId) sql.IdExpression {
+	return w.with(w.WindowAdaptableExpression.WithId(id).(sql.WindowAdaptableExpression))
 }
 
-func (w *typedWindow) WithWindow(def *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	return &typedWindow{WindowAdaptableExpression: w.WindowAdaptableExpression.WithWindow(def), typ: w.typ}
+func (w *mysqlWindow) WithWindow(def *sql.WindowDefinition) sql.WindowAdaptableExpression {
+	return w.with(w.WindowAdaptableExpression.WithWindow(def))
 }
 
-// framedByDefault is e when it is a window function whose value depends
-// on its frame and whose window has no frame clause.
-func framedByDefault(e sql.Expression) (sql.WindowAdaptableExpression, bool) {
-	var fn sql.WindowAdaptableExpression
-	switch x := e.(type) {
-	case *peerFramed:
-		return nil, false
-	case *window.FirstValue:
-		fn = x
-	case *window.LastValue:
-		fn = x
-	case sql.Aggregation:
-		fn = x
-	default:
-		return nil, false
-	}
-	if w := fn.Window(); w == nil || w.Frame != nil {
-		return nil, false
-	}
-	return fn, true
-}
-
-// peerFramed is a window function computed over MySQL's default frame.
-type peerFramed struct {
-	sql.WindowAdaptableExpression
-}
-
-func (p *peerFramed) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := p.WindowAdaptableExpression.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	return &peerFramed{WindowAdaptableExpression: e.(sql.WindowAdaptableExpression)}, nil
-}
-
-func (p *peerFramed) WithId(id sql.ColumnId) sql.IdExpression {
-	return &peerFramed{WindowAdaptableExpression: p.WindowAdaptableExpression.WithId(id).(sql.WindowAdaptableExpression)}
-}
-
-func (p *peerFramed) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	return &peerFramed{WindowAdaptableExpression: p.WindowAdaptableExpression.WithWindow(w)}
-}
-
-func (p *peerFramed) NewWindowFunction() (sql.WindowFunction, error) {
-	fn, err := p.WindowAdaptableExpression.NewWindowFunction()
-	if err != nil {
-		return nil, err
+func (w *mysqlWindow) NewWindowFunction() (sql.WindowFunction, error) {
+	fn, err := w.WindowAdaptableExpression.NewWindowFunction()
+	if err != nil || !w.peers {
+		return fn, err
 	}
 	var order []sql.Expression
-	if w := p.Window(); w != nil {
-		order = w.OrderBy.ToExpressions()
+	if def := w.Window(); def != nil {
+		order = def.OrderBy.ToExpressions()
 	}
 	return &peerFramedFunction{WindowFunction: fn, order: order}, nil
 }
@@ -246,40 +218,29 @@ func (f *peerFramer) Interval() (sql.WindowInterval, error) {
 	return sql.WindowInterval{Start: f.start, End: f.frameEnd}, nil
 }
 
-// inlineNamedWindows writes each OVER w that names a window of the
+// inlineNamedWindows writes each OVER w of sel that names a window of its
 // WINDOW clause, and adds nothing to it, as that window's definition.
 // The engine gives a window without ORDER BY or frame the whole
 // partition as an explicit frame before it reads the named window, so
 // OVER w with w AS (ORDER BY g) summed the whole partition, where MySQL
 // takes the default frame of a window with ORDER BY (peerFrames).
-func inlineNamedWindows(st ast.Statement) {
-	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
-		sel, ok := node.(*ast.Select)
-		if !ok || len(sel.Window) == 0 {
-			return true, nil
+func inlineNamedWindows(sel *ast.Select) {
+	if len(sel.Window) == 0 {
+		return
+	}
+	defs := map[string]*ast.WindowDef{}
+	for _, w := range sel.Window {
+		defs[w.Name.Lowered()] = w
+	}
+	for _, o := range windowsOf(sel.SelectExprs, sel.OrderBy) {
+		if o.NameRef.IsEmpty() || len(o.PartitionBy) > 0 || len(o.OrderBy) > 0 || o.Frame != nil {
+			continue
 		}
-		defs := map[string]*ast.WindowDef{}
-		for _, w := range sel.Window {
-			defs[w.Name.Lowered()] = w
+		if def := defs[o.NameRef.Lowered()]; def != nil && def.NameRef.IsEmpty() {
+			o.PartitionBy = append(ast.Exprs(nil), def.PartitionBy...)
+			o.OrderBy = append(ast.OrderBy(nil), def.OrderBy...)
+			o.Frame = def.Frame
+			o.NameRef = ast.ColIdent{}
 		}
-		_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
-			switch n := node.(type) {
-			case *ast.Subquery:
-				return false, nil
-			case *ast.FuncExpr:
-				o := n.Over
-				if o == nil || o.NameRef.IsEmpty() || len(o.PartitionBy) > 0 || len(o.OrderBy) > 0 || o.Frame != nil {
-					return true, nil
-				}
-				if def := defs[o.NameRef.Lowered()]; def != nil && def.NameRef.IsEmpty() {
-					o.PartitionBy = append(ast.Exprs(nil), def.PartitionBy...)
-					o.OrderBy = append(ast.OrderBy(nil), def.OrderBy...)
-					o.Frame = def.Frame
-					o.NameRef = ast.ColIdent{}
-				}
-			}
-			return true, nil
-		}, sel.SelectExprs, sel.OrderBy)
-		return true, nil
-	}, st)
+	}
 }
