@@ -95,7 +95,8 @@ func intID(k int64) string {
 // key (intID) when a lookup needs it, so entries are 8 bytes without
 // pointers, need no boxing and compare in place. An insert moves a
 // quarter of the bytes it moved with the identity beside the key, and the
-// collector does not scan the tree.
+// collector does not scan the tree. A secondary index on one BIGINT-like
+// column is kept in keys, whose entries hold the key in place (intEntry).
 type index struct {
 	def    *IndexDef // nil for the primary key
 	cols   []int
@@ -103,6 +104,7 @@ type index struct {
 	unique bool
 	tree   *btree.BTreeG[indexEntry]
 	ints   *intTree
+	keys   *btree.BTreeG[intEntry] // a secondary index on one int64 column
 }
 
 func newIndex(def *IndexDef, cols []int, cmps []CompareFunc, unique bool) *index {
@@ -157,6 +159,12 @@ func (x *index) insertVals(vals []any, id string) {
 		x.ints.Insert(vals[0].(int64))
 		return
 	}
+	if x.keys != nil {
+		if e, ok := intKey(vals[0], id, 0); ok {
+			x.keys.ReplaceOrInsert(e)
+		}
+		return
+	}
 	x.tree.ReplaceOrInsert(indexEntry{vals: vals, id: id})
 }
 
@@ -166,6 +174,12 @@ func (x *index) insertInt(k int64) { x.ints.Insert(k) }
 func (x *index) remove(r Row, id string) {
 	if x.ints != nil {
 		x.ints.Delete(r[x.cols[0]].(int64))
+		return
+	}
+	if x.keys != nil {
+		if e, ok := intKey(r[x.cols[0]], id, 0); ok {
+			x.keys.Delete(e)
+		}
 		return
 	}
 	x.tree.Delete(indexEntry{vals: x.key(r), id: id})
@@ -187,6 +201,10 @@ func (x *index) equal(vals []any, fn func(id string) bool) {
 		if x.ints.Has(k) {
 			fn(intID(k))
 		}
+		return
+	}
+	if x.keys != nil {
+		x.equalKeys(vals[0], fn)
 		return
 	}
 	x.tree.AscendGreaterOrEqual(indexEntry{vals: vals, pos: -1}, func(e indexEntry) bool {
@@ -225,6 +243,10 @@ func (x *index) equalVals(a, b []any) bool {
 func (x *index) scan(r Range, fn func(id string) bool) {
 	if x.ints != nil {
 		x.scanInts(r, fn)
+		return
+	}
+	if x.keys != nil {
+		x.scanKeys(r, fn)
 		return
 	}
 	if len(r) == 0 {

@@ -178,7 +178,12 @@ func (t *Table) addIndex(def *IndexDef) error {
 		}
 		cols[i], cmps[i] = c, t.cmps[c]
 	}
-	x := newIndex(def, cols, cmps, def.Unique)
+	var x *index
+	if len(cols) == 1 && t.schema.Columns[cols[0]].Kind == KindInt64 {
+		x = newIntKeyIndex(def, cols[0], cmps[0], def.Unique)
+	} else {
+		x = newIndex(def, cols, cmps, def.Unique)
+	}
 	for id, l := range t.locs {
 		r := t.rowAt(l)
 		if x.unique {
