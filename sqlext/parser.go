@@ -29,6 +29,7 @@ type statementParser struct {
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) {
 	nameSelectedColumns(st, text)
 	windowedSelects(st)
+	repeatedAggregates(st)
 	cumeDistAsPercentRank(st)
 	bitNotAsFunction(st)
 	sctx, ok := ctx.(*sql.Context)
