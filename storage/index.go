@@ -242,11 +242,11 @@ func (x *index) equalVals(a, b []any) bool {
 // scan calls fn with the identity of every entry inside r, in index order.
 func (x *index) scan(r Range, fn func(id string) bool) {
 	if x.ints != nil {
-		x.scanInts(r, fn)
+		x.scanInts(r, func(k int64) bool { return fn(intID(k)) })
 		return
 	}
 	if x.keys != nil {
-		x.scanKeys(r, fn)
+		x.scanKeys(r, func(e intEntry) bool { return fn(e.id) })
 		return
 	}
 	if len(r) == 0 {
@@ -276,11 +276,12 @@ func (x *index) scan(r Range, fn func(id string) bool) {
 	}
 }
 
-// scanInts is scan over ints. A cut whose key is not an int64 is handled
-// by comparing through the column's CompareFunc from the first entry.
-func (x *index) scanInts(r Range, fn func(id string) bool) {
+// scanInts is scan over ints, giving the keys. A cut whose key is not an
+// int64 is handled by comparing through the column's CompareFunc from the
+// first entry.
+func (x *index) scanInts(r Range, fn func(k int64) bool) {
 	if len(r) == 0 {
-		x.ints.Ascend(func(k int64) bool { return fn(intID(k)) })
+		x.ints.Ascend(fn)
 		return
 	}
 	first := r[0]
@@ -290,7 +291,7 @@ func (x *index) scanInts(r Range, fn func(id string) bool) {
 			return false
 		}
 		if cutBelow(first.Lo, v, x.cmps[0]) {
-			return fn(intID(k))
+			return fn(k)
 		}
 		return true
 	}

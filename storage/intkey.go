@@ -16,8 +16,9 @@ import (
 type intEntry struct {
 	id   string
 	k    int64
-	null bool // the key is NULL, which sorts before every number
-	pos  int8 // as indexEntry's: -1 or +1 for search pivots
+	pk   int64 // the primary key when it is one integer (id is intID(pk))
+	null bool  // the key is NULL, which sorts before every number
+	pos  int8  // as indexEntry's: -1 or +1 for search pivots
 }
 
 func lessIntEntry(a, b intEntry) bool {
@@ -42,11 +43,18 @@ func newIntKeyIndex(def *IndexDef, col int, cmp CompareFunc, unique bool) *index
 // intKey is the entry for key value v; ok is false for a value that is
 // neither NULL nor an int64, which no row of the column holds.
 func intKey(v any, id string, pos int8) (e intEntry, ok bool) {
-	if v == nil {
-		return intEntry{id: id, null: true, pos: pos}, true
+	e = intEntry{id: id, pos: pos}
+	if len(id) > 0 && id[0] == tagInt64 {
+		// Kept beside the key, a lookup the index covers need not
+		// read the identity's bytes, a cache miss an entry.
+		e.pk = intKeyOf(id)
 	}
-	k, ok := v.(int64)
-	return intEntry{id: id, k: k, pos: pos}, ok
+	if v == nil {
+		e.null = true
+		return e, true
+	}
+	e.k, ok = v.(int64)
+	return e, ok
 }
 
 func (e intEntry) value() any {
@@ -69,10 +77,10 @@ func (x *index) intCutAbove(c Cut, e intEntry) bool {
 	return cutAbove(c, e.value(), x.cmps[0])
 }
 
-// scanKeys is scan over keys.
-func (x *index) scanKeys(r Range, fn func(id string) bool) {
+// scanKeys is scan over keys, giving the entries.
+func (x *index) scanKeys(r Range, fn func(e intEntry) bool) {
 	if len(r) == 0 {
-		x.keys.Ascend(func(e intEntry) bool { return fn(e.id) })
+		x.keys.Ascend(fn)
 		return
 	}
 	lo, hi := r[0].Lo, r[0].Hi
@@ -80,7 +88,7 @@ func (x *index) scanKeys(r Range, fn func(id string) bool) {
 		if !x.intCutAbove(hi, e) {
 			return false
 		}
-		return fn(e.id)
+		return fn(e)
 	}
 	k, isInt := lo.Key.(int64)
 	switch {
@@ -114,4 +122,67 @@ func (x *index) equalKeys(v any, fn func(id string) bool) {
 	x.keys.AscendGreaterOrEqual(e, func(got intEntry) bool {
 		return !got.null && got.k == e.k && fn(got.id)
 	})
+}
+
+// covers reports whether a lookup through x can make the rows it gives
+// from x's entries alone: x is the primary key of one integer column, or
+// a secondary index on one integer column of a table with such a
+// primary key, and need marks no other column.
+func (t *Table) covers(x *index, need []bool) bool {
+	if t.primary == nil || t.primary.ints == nil || (x != t.primary && x.keys == nil) || len(need) != len(t.schema.Columns) {
+		return false
+	}
+	for c, n := range need {
+		if n && c != x.cols[0] && c != t.primary.cols[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// scanCovered is scan over an index that covers a lookup, giving each
+// row's identity with its key in the index and its primary key.
+func (x *index) scanCovered(r Range, fn func(id string, key any, pk int64) bool) {
+	if x.ints != nil {
+		x.scanInts(r, func(k int64) bool { return fn(intID(k), k, k) })
+		return
+	}
+	x.scanKeys(r, func(e intEntry) bool { return fn(e.id, e.value(), e.pk) })
+}
+
+// intKeyOf is the primary key that the identity intID(k) encodes: k.
+func intKeyOf(id string) int64 {
+	var ux uint64
+	var shift uint
+	for i := 1; i < len(id); i++ {
+		b := id[i]
+		if b < 0x80 {
+			ux |= uint64(b) << shift
+			break
+		}
+		ux |= uint64(b&0x7f) << shift
+		shift += 7
+	}
+	k := int64(ux >> 1)
+	if ux&1 != 0 {
+		k = ^k
+	}
+	return k
+}
+
+// rowColumns is rowAt reading only the columns need marks (every column
+// when need is empty); a row of the tail is given whole.
+func (t *Table) rowColumns(l loc, need []bool) Row {
+	p := t.parts[l.part]
+	if l.batch < 0 {
+		return p.tail[l.idx]
+	}
+	b := p.batches[l.batch]
+	r := make(Row, len(b.cols))
+	for c, a := range b.cols {
+		if c >= len(need) || need[c] {
+			r[c] = columnValue(a, int(l.idx))
+		}
+	}
+	return r
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -20,14 +21,7 @@ func TestIntKeyIndexAgreesWithFilter(t *testing.T) {
 		x, y := asInt(a), asInt(b)
 		return int(x - y)
 	}
-	s := New(Options{Compare: func(Column) CompareFunc { return cmp }})
-	schema := &Schema{Columns: []Column{
-		{Name: "id", Kind: KindInt64},
-		{Name: "g", Kind: KindInt64, Nullable: true},
-	}, PK: []int{0}}
-	mustApply(t, s, Op{Kind: OpCreateDatabase, DB: "d"})
-	mustApply(t, s, Op{Kind: OpCreateTable, DB: "d", Table: "t", Schema: schema,
-		Indexes: []*IndexDef{{Name: "ig", Columns: []string{"g"}}}})
+	s, schema := intKeyed(t, Options{Compare: func(Column) CompareFunc { return cmp }})
 	rng := rand.New(rand.NewPCG(3, 4))
 	key := func() any {
 		if rng.IntN(8) == 0 {
@@ -39,7 +33,7 @@ func TestIntKeyIndexAgreesWithFilter(t *testing.T) {
 	var rows []Row
 	for id := int64(1); id <= 400; id++ {
 		g := key()
-		rows = append(rows, Row{id, g})
+		rows = append(rows, Row{id, g, fmt.Sprint("v", id)})
 		live[id] = g
 	}
 	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "t", Batch: buildRecord(memory.DefaultAllocator, arrowSchema(schema), rows[:300])})
@@ -56,7 +50,7 @@ func TestIntKeyIndexAgreesWithFilter(t *testing.T) {
 	for id := int64(3); id <= 400; id += 11 {
 		if _, ok := live[id]; ok {
 			g := key()
-			changed = append(changed, Row{id, g})
+			changed = append(changed, Row{id, g, "changed"})
 			keys = append(keys, intID(id))
 			live[id] = g
 		}
@@ -106,4 +100,90 @@ func asInt(v any) int64 {
 		return int64(v)
 	}
 	panic(fmt.Sprintf("not a number: %T", v))
+}
+
+// TestLookupColumns checks lookups that read some columns against whole
+// rows: through the primary key and the integer index (which the index
+// alone answers when it holds every column asked for), and with a column
+// only the row has.
+func TestLookupColumns(t *testing.T) {
+	s, schema := intKeyed(t, Options{})
+	var rows []Row
+	for id := int64(-300); id <= 300; id++ {
+		var g any = id % 13
+		if id%5 == 0 {
+			g = nil
+		}
+		rows = append(rows, Row{id * 1000003, g, fmt.Sprint("v", id)})
+	}
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "t", Batch: buildRecord(memory.DefaultAllocator, arrowSchema(schema), rows[:400])})
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: rows[400:]})
+	ranges := []Range{
+		{{Lo: Cut{Kind: CutBelow, Key: int64(3)}, Hi: Cut{Kind: CutAbove, Key: int64(3)}}},
+		{{Lo: Cut{Kind: CutBelowNull}, Hi: Cut{Kind: CutAboveNull}}},
+		{{Lo: Cut{Kind: CutAbove, Key: int64(-5)}, Hi: Cut{Kind: CutBelow, Key: int64(7)}}},
+	}
+	pkRanges := []Range{
+		{{Lo: Cut{Kind: CutBelow, Key: int64(-50000000)}, Hi: Cut{Kind: CutAbove, Key: int64(90000000)}}},
+		{{Lo: Cut{Kind: CutBelowNull}, Hi: Cut{Kind: CutAboveAll}}},
+	}
+	for _, c := range []struct {
+		index  string
+		ranges []Range
+		need   []bool
+	}{
+		{"ig", ranges, []bool{true, true, false}},
+		{"ig", ranges, []bool{false, true, false}},
+		{"ig", ranges, []bool{true, false, false}},
+		{"ig", ranges, []bool{false, false, false}},
+		{"ig", ranges, []bool{true, true, true}},
+		{"ig", ranges, []bool{false, false, true}},
+		{"", pkRanges, []bool{true, false, false}},
+		{"", pkRanges, []bool{true, true, false}},
+	} {
+		for i := range c.ranges {
+			rs := c.ranges[i : i+1]
+			if i == len(c.ranges)-1 {
+				rs = c.ranges // several ranges at once
+			}
+			whole, wantIDs, err := s.Lookup("d", "t", c.index, rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ids, err := s.LookupColumns("d", "t", c.index, rs, c.need)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ids, wantIDs) || len(got) != len(whole) || len(got) == 0 {
+				t.Fatalf("%q %v need %v: %d rows, want %d", c.index, rs, c.need, len(got), len(whole))
+			}
+			for j, r := range got {
+				for col, n := range c.need {
+					if n && fmt.Sprint(r[col]) != fmt.Sprint(whole[j][col]) {
+						t.Fatalf("%q %v need %v: row %d column %d is %v, want %v", c.index, rs, c.need, j, col, r[col], whole[j][col])
+					}
+				}
+			}
+		}
+	}
+	for _, k := range []int64{0, 1, -1, 63, -64, 64, 1 << 40, -(1 << 40), math.MaxInt64, math.MinInt64} {
+		if got := intKeyOf(intID(k)); got != k {
+			t.Errorf("intKeyOf(intID(%d)) = %d", k, got)
+		}
+	}
+}
+
+// intKeyed makes a store holding the table d.t (id BIGINT PRIMARY KEY, g
+// BIGINT, v TEXT) with the index ig on g.
+func intKeyed(tb testing.TB, opts Options) (*Store, *Schema) {
+	s := New(opts)
+	schema := &Schema{Columns: []Column{
+		{Name: "id", Kind: KindInt64},
+		{Name: "g", Kind: KindInt64, Nullable: true},
+		{Name: "v", Kind: KindString, Nullable: true},
+	}, PK: []int{0}}
+	mustApply(tb, s, Op{Kind: OpCreateDatabase, DB: "d"})
+	mustApply(tb, s, Op{Kind: OpCreateTable, DB: "d", Table: "t", Schema: schema,
+		Indexes: []*IndexDef{{Name: "ig", Columns: []string{"g"}}}})
+	return s, schema
 }

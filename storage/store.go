@@ -289,28 +289,50 @@ func (s *Store) Conflict(db, table string, r Row, self string, skip func(id stri
 // Lookup returns the rows whose key in the named index ("" for the primary
 // key) falls in any of the ranges, with their identities.
 func (s *Store) Lookup(db, table, indexName string, ranges []Range) ([]Row, []string, error) {
-	return s.lookup(db, table, indexName, ranges, true)
+	return s.lookup(db, table, indexName, ranges, readAll)
+}
+
+// LookupColumns is Lookup reading only the columns need marks (all of
+// them when need is nil); the others are nil in the rows it gives. When
+// the index holds every column needed, the rows are made from the index
+// alone (see Table.lookup).
+func (s *Store) LookupColumns(db, table, indexName string, ranges []Range, need []bool) ([]Row, []string, error) {
+	if need == nil {
+		need = readAll
+	}
+	return s.lookup(db, table, indexName, ranges, need)
 }
 
 // LookupIdentities is Lookup without the rows, for callers that only ask
 // which rows match (reading a row copies its binary values).
 func (s *Store) LookupIdentities(db, table, indexName string, ranges []Range) ([]string, error) {
-	_, ids, err := s.lookup(db, table, indexName, ranges, false)
+	_, ids, err := s.lookup(db, table, indexName, ranges, nil)
 	return ids, err
 }
 
-func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows bool) ([]Row, []string, error) {
+func (s *Store) lookup(db, table, indexName string, ranges []Range, need []bool) ([]Row, []string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, err := s.table(db, table)
 	if err != nil {
 		return nil, nil, err
 	}
-	return t.lookup(indexName, ranges, withRows)
+	return t.lookup(indexName, ranges, need)
 }
 
+// readAll asks a lookup for whole rows.
+var readAll = []bool{}
+
 // lookup answers Store.Lookup for a table its caller holds the lock of.
-func (t *Table) lookup(indexName string, ranges []Range, withRows bool) ([]Row, []string, error) {
+// need is nil for identities alone, empty (readAll) for whole rows, else
+// marks the columns to read.
+//
+// A lookup through a secondary index on one integer column of a table
+// whose primary key is one integer column, or through that primary key,
+// that needs no other column reads neither the row's place nor its
+// batch: the key is in the index entry and the primary key in the row's
+// identity. This is what a join or a semi join on keys reads.
+func (t *Table) lookup(indexName string, ranges []Range, need []bool) ([]Row, []string, error) {
 	var x *index
 	if indexName == "" || strings.EqualFold(indexName, "PRIMARY") {
 		x = t.primary
@@ -326,19 +348,40 @@ func (t *Table) lookup(indexName string, ranges []Range, withRows bool) ([]Row, 
 	}
 	var rows []Row
 	var ids []string
-	seen := map[string]bool{}
+	var seen map[string]bool
+	if len(ranges) > 1 {
+		seen = map[string]bool{}
+	}
+	keep := func(id string) bool {
+		if seen != nil {
+			if seen[id] {
+				return false
+			}
+			seen[id] = true
+		}
+		ids = append(ids, id)
+		return true
+	}
+	if need != nil && len(need) > 0 && t.covers(x, need) {
+		width := len(t.schema.Columns)
+		for _, r := range ranges {
+			x.scanCovered(r, func(id string, key any, pk int64) bool {
+				if keep(id) {
+					row := make(Row, width)
+					row[x.cols[0]] = key
+					row[t.primary.cols[0]] = pk
+					rows = append(rows, row)
+				}
+				return true
+			})
+		}
+		return rows, ids, nil
+	}
 	for _, r := range ranges {
 		x.scan(r, func(id string) bool {
-			if len(ranges) > 1 {
-				if seen[id] {
-					return true
-				}
-				seen[id] = true
+			if keep(id) && need != nil {
+				rows = append(rows, t.rowColumns(t.locs[id], need))
 			}
-			if withRows {
-				rows = append(rows, t.rowAt(t.locs[id]))
-			}
-			ids = append(ids, id)
 			return true
 		})
 	}
