@@ -130,7 +130,7 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	// NULL key, the null-safe (a <=> b) ones included, whose ranges read
 	// the NULLs; storageRanges leaves out the ranges no row is in.
 	if len(ranges) > 0 {
-		srows, ids, err := t.p.store.Lookup(t.info.DB, t.info.Name, x.name, ranges)
+		srows, ids, err := t.p.store.LookupColumns(t.info.DB, t.info.Name, x.name, ranges, t.read)
 		if err != nil {
 			return nil, translateStorage(err)
 		}

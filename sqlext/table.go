@@ -31,6 +31,9 @@ type Table struct {
 	// lookups are logged with the transaction for its commit to recheck
 	// (transaction.noteLookup).
 	fkRead bool
+	// read marks the columns the statement reads (readColumns); nil for
+	// all of them. Index lookups leave the others NULL.
+	read []bool
 }
 
 var (
