@@ -22,8 +22,10 @@ import (
 //   - CHECK TABLE checks each table's bookkeeping (storage.Store.Check:
 //     rows where their identities say, one index entry per row) and
 //     answers status OK, or the error it found;
-//   - OPTIMIZE and REPAIR answer, as MySQL does for an engine without
-//     them, a note that the table does not support the operation;
+//   - OPTIMIZE rewrites the table's storage (storage.OpOptimize: deleted
+//     rows folded away, every row in an Arrow batch) and answers status
+//     OK; REPAIR answers, as MySQL does for an engine without it, a note
+//     that the table does not support the operation;
 //   - CHECKSUM TABLE answers a checksum of each table's rows that does not
 //     depend on their order (the sum of each row's CRC-32, as MySQL's
 //     checksum sums per-row checksums), NULL for a table that does not
@@ -141,6 +143,15 @@ func maintenanceExtensions(p *Provider) Extensions {
 					rows = append(rows, sql.Row{qualified, op, "error", err.Error()},
 						sql.Row{qualified, op, "error", "Corrupt"})
 					continue
+				}
+				rows = append(rows, sql.Row{qualified, op, "status", "OK"})
+			case "optimize":
+				if !p.HasPrivilege(ctx, info.DB, info.Name, sql.PrivilegeType_Insert) {
+					c := ctx.Session.Client()
+					return nil, mysql.NewSQLError(erTableAccessDenied, "42000", "INSERT command denied to user '%s'@'%s' for table '%s'", c.User, c.Address, n[1])
+				}
+				if err := p.propose(ctx, storage.Op{Kind: storage.OpOptimize, DB: info.DB, Table: info.Name}); err != nil {
+					return nil, err
 				}
 				rows = append(rows, sql.Row{qualified, op, "status", "OK"})
 			default:

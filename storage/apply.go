@@ -276,6 +276,8 @@ func (s *Store) applyDDL(op *Op) error {
 		delete(s.mu.dbs[lower(op.DB)].tables, lower(op.Table))
 		t.db, t.name = d.name, newName
 		d.tables[lower(newName)] = t
+	case OpOptimize:
+		t.optimize()
 	case OpTruncate:
 		t.release()
 		t.reset(t.schema, s.cf)

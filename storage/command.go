@@ -55,6 +55,10 @@ const (
 	// from. AutoInc is the next auto-increment value, never below a
 	// stored one.
 	OpReplaceTable
+	// OpOptimize rewrites the table's storage without changing its rows:
+	// each partition's batches with deleted rows are folded and its tail
+	// sealed, so that every row is in an Arrow batch (OPTIMIZE TABLE).
+	OpOptimize
 )
 
 // Op is one change. Fields not used by its Kind are zero.
@@ -102,11 +106,11 @@ type Command struct {
 // whose batches send JSON columns as structs (jsonColumns), version 7
 // OpCheckLookup, version 8 such structs written with a whole float64
 // member as a DOUBLE (2.0, where 6 and 7 write 2), version 9
-// OpReplaceTable. A command is written with the
+// OpReplaceTable, version 10 OpOptimize. A command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 9
+	commandVersion       = 10
 	commandVersionBefore = 1
 )
 
@@ -123,6 +127,8 @@ func opVersion(k OpKind) byte {
 		return 7
 	case OpReplaceTable:
 		return 9
+	case OpOptimize:
+		return 10
 	}
 	return commandVersionBefore
 }
@@ -160,7 +166,7 @@ func EncodeCommand(c *Command) []byte {
 		e.string(op.DB)
 		e.string(op.Table)
 		switch op.Kind {
-		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate:
+		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate, OpOptimize:
 		case OpCreateTable:
 			e.tableDef(op.Schema, op.Indexes)
 		case OpRenameTable:
@@ -267,7 +273,7 @@ func DecodeCommand(b []byte) (*Command, error) {
 		op.DB = d.string()
 		op.Table = d.string()
 		switch op.Kind {
-		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate:
+		case OpCreateDatabase, OpDropDatabase, OpDropTable, OpTruncate, OpOptimize:
 		case OpCreateTable:
 			op.Schema, op.Indexes = d.tableDef()
 		case OpRenameTable:

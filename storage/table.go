@@ -415,6 +415,19 @@ func (t *Table) appendBatch(pi int, rec arrow.RecordBatch, ids []string) {
 	}
 }
 
+// optimize folds the delete markers of every batch and seals every tail,
+// so that each live row is in a batch: what OpOptimize does.
+func (t *Table) optimize() {
+	for pi, p := range t.parts {
+		for bi := len(p.batches) - 1; bi >= 0; bi-- {
+			if p.batches[bi].ndel > 0 {
+				t.compact(pi, bi)
+			}
+		}
+		t.seal(pi)
+	}
+}
+
 // compact folds the delete markers of a batch away by moving its live rows
 // back into the tail; an empty batch slot is removed.
 func (t *Table) compact(pi, bi int) {
