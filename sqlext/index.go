@@ -217,7 +217,15 @@ func (t *Table) storageRanges(ctx *sql.Context, x *index, lookup sql.IndexLookup
 			}
 			col := x.cols[i]
 			lo, ok1 := t.cut(ctx, col, ce.LowerBound)
-			hi, ok2 := t.cut(ctx, col, ce.UpperBound)
+			var hi storage.Cut
+			ok2 := true
+			if ok1 && isPoint(ce) {
+				// A lookup join's range for one key, made for every
+				// outer row: the key converts once.
+				hi = storage.Cut{Kind: storage.CutAbove, Key: lo.Key}
+			} else {
+				hi, ok2 = t.cut(ctx, col, ce.UpperBound)
+			}
 			if !ok1 || !ok2 {
 				return nil, false
 			}
@@ -226,6 +234,21 @@ func (t *Table) storageRanges(ctx *sql.Context, x *index, lookup sql.IndexLookup
 		out = append(out, sr)
 	}
 	return out, true
+}
+
+// isPoint reports whether ce is the range of one value, [k, k], for
+// keys of the types a lookup join's keys have, which compare with ==.
+func isPoint(ce sql.MySQLRangeColumnExpr) bool {
+	lo, ok1 := ce.LowerBound.(sql.Below)
+	hi, ok2 := ce.UpperBound.(sql.Above)
+	if !ok1 || !ok2 {
+		return false
+	}
+	switch lo.Key.(type) {
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint, string:
+		return lo.Key == hi.Key
+	}
+	return false
 }
 
 // nullKeyed reports whether r bounds a column by a NULL key, as a lookup
@@ -253,6 +276,9 @@ func nullKeyed(r sql.MySQLRange) bool {
 // as the engine's lookups for contradictory conditions are.
 func emptyRange(r sql.MySQLRange) bool {
 	for _, ce := range r {
+		if isPoint(ce) {
+			continue // never empty
+		}
 		if empty, err := ce.IsEmpty(); err == nil && empty {
 			return true
 		}

@@ -42,6 +42,11 @@ func TestQueriesReadingSomeColumns(t *testing.T) {
 		"SELECT COUNT(*) FROM (SELECT DISTINCT * FROM b WHERE aid = 1) AS d":                                                "2",
 		"SELECT COUNT(*) FROM (SELECT * FROM b WHERE aid = 1 AND v = 5 UNION SELECT * FROM b WHERE aid = 1 AND v = 5) AS u": "2",
 		"SELECT COUNT(*) FROM (SELECT DISTINCT * FROM b WHERE aid = 1 AND v = 5) AS d":                                      "2",
+		"SELECT SUM(v), MAX(id), COUNT(*) FROM b WHERE v IS NOT NULL":                                                       "23,6,5",
+		"SELECT DISTINCT v FROM b ORDER BY v":                                                                               "NULL;1;5;7",
+		"SELECT COUNT(*) FROM b AS x JOIN b AS y ON x.v = y.v WHERE x.id < 10":                                              "11",
+		"SELECT COUNT(*) FROM (SELECT DISTINCT * FROM b WHERE v = 5) AS d":                                                  "3",
+		"SELECT COUNT(*) FROM (SELECT * FROM b WHERE v = 5 UNION SELECT * FROM b WHERE v = 5) AS u":                         "3",
 	})
 	tx, err := db.Begin()
 	if err != nil {

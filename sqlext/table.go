@@ -219,6 +219,7 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	case overlayPartition:
 		return sql.RowsToRowIter(p.rows...), nil
 	case orderedPartition:
+		p.c.ReadColumns(t.read)
 		return &orderedIter{t: t, c: p.c}, nil
 	}
 	p, ok := part.(partition)
@@ -226,7 +227,12 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 		return nil, fmt.Errorf("sqlext: foreign partition %T", part)
 	}
 	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
-	return &scanIter{t: t, c: p.c, tt: tt, track: tt != nil && tt.changers.Load() > 0}, nil
+	track := tt != nil && tt.changers.Load() > 0
+	if !track {
+		// An editor that tracks the rows it reads writes them back.
+		p.c.ReadColumns(t.read)
+	}
+	return &scanIter{t: t, c: p.c, tt: tt, track: track}, nil
 }
 
 type scanIter struct {

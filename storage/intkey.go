@@ -177,11 +177,16 @@ func (t *Table) rowColumns(l loc, need []bool) Row {
 	if l.batch < 0 {
 		return p.tail[l.idx]
 	}
-	b := p.batches[l.batch]
+	return p.batches[l.batch].rowOf(int(l.idx), need)
+}
+
+// rowOf is row i reading only the columns need marks, every column when
+// need is empty or nil.
+func (b *batch) rowOf(i int, need []bool) Row {
 	r := make(Row, len(b.cols))
 	for c, a := range b.cols {
 		if c >= len(need) || need[c] {
-			r[c] = columnValue(a, int(l.idx))
+			r[c] = columnValue(a, i)
 		}
 	}
 	return r

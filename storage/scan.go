@@ -24,7 +24,14 @@ type Cursor struct {
 	part      *partition
 	tailState tailState
 	tailRec   *tailRecord
+
+	need []bool // the columns Next reads from batches (ReadColumns)
 }
+
+// ReadColumns makes Next read only the columns need marks from sealed
+// batches, leaving the others nil (nil need: every column). Rows of the
+// tail come whole.
+func (c *Cursor) ReadColumns(need []bool) { c.need = need }
 
 type batchView struct {
 	b       *batch
@@ -109,7 +116,7 @@ func (c *Cursor) Next() (r Row, id string, ok bool) {
 			if v.deleted != nil && v.deleted[i>>6]&(1<<(uint(i)&63)) != 0 {
 				continue
 			}
-			return v.b.row(i), v.b.ids[i], true
+			return v.b.rowOf(i, c.need), v.b.ids[i], true
 		}
 		c.bi++
 		c.ri = 0
@@ -138,7 +145,11 @@ type KeyCursor struct {
 	at   []keyPlace
 	held []*batch
 	i    int
+	need []bool
 }
+
+// ReadColumns is Cursor.ReadColumns for a KeyCursor.
+func (c *KeyCursor) ReadColumns(need []bool) { c.need = need }
 
 // keyPlace is where one row is: row i of a sealed batch, or a tail row.
 type keyPlace struct {
@@ -189,7 +200,7 @@ func (c *KeyCursor) Next() (Row, bool) {
 	if p.b == nil {
 		return p.r, true
 	}
-	return p.b.row(int(p.i)), true
+	return p.b.rowOf(int(p.i), c.need), true
 }
 
 // Close releases the batches the cursor holds.
