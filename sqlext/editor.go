@@ -24,12 +24,18 @@ type editor struct {
 	// the statement read, which a scan of a keyless table then records
 	// (txTable.changers, lastRead), until Close.
 	changer bool
+	// counts are the statement's, when the editor writes its table
+	// (rowcounts.go).
+	counts *rowCounts
+	// replacing marks a REPLACE's editor; replaced says it has deleted a
+	// row for the row it is inserting.
+	replacing, replaced bool
 }
 
 var _ sql.TableEditor = (*editor)(nil)
 
 func (t *Table) newEditor(ctx *sql.Context) *editor {
-	e := &editor{ctx: ctx, t: t, tx: txFrom(ctx)}
+	e := &editor{ctx: ctx, t: t, tx: txFrom(ctx), counts: countsFor(ctx, t)}
 	switch {
 	case e.tx == nil:
 		e.err = fmt.Errorf("sqlext: write outside a transaction")
@@ -53,7 +59,11 @@ func (e *editor) changing() *editor {
 	}
 	return e
 }
-func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer {
+	e := t.newEditor(ctx)
+	e.replacing = true
+	return e
+}
 
 // uniqueIndexes lists the secondary unique indexes by column ordinals,
 // and the primary key (as PRIMARY) when it has a text column: a
@@ -119,7 +129,11 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
-	return e.insert(sr)
+	if err := e.insert(sr); err != nil {
+		return err
+	}
+	e.replaced = false
+	return nil
 }
 
 func (e *editor) insert(sr storage.Row) error {
@@ -253,6 +267,14 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	e.delete(id, sr)
+	// The engine counts a REPLACE's row as one insert and at most one
+	// delete; MySQL counts every row deleted.
+	if e.replacing {
+		if e.replaced && e.counts != nil {
+			e.counts.deletes++
+		}
+		e.replaced = true
+	}
 	return nil
 }
 
