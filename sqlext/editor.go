@@ -294,6 +294,20 @@ func (e *editor) delete(id string, old storage.Row) {
 }
 
 func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
+	if err := e.update(old, new); err != nil {
+		return err
+	}
+	// ON DUPLICATE KEY UPDATE, and caseWriter, write such rows; the
+	// engine counts them unchanged.
+	if e.counts != nil {
+		if quiet, err := quietChange(ctx, old, new, e.t.sch.Schema); err == nil && quiet {
+			e.counts.quiet++
+		}
+	}
+	return nil
+}
+
+func (e *editor) update(old, new sql.Row) error {
 	if e.err != nil {
 		return e.err
 	}

@@ -4,14 +4,18 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 // The engine counts the rows a write statement affected from the rows it
 // passes on, which miss some: a REPLACE whose row repeats the keys of two
-// rows deletes both but passes on one. While such a statement is built,
-// the session's rowCounts are its own (statementBuilder); the editors
-// built for it note there what the engine misses, and recounted puts it
-// into the result the client and ROW_COUNT() read.
+// rows deletes both but passes on one, and a row that an UPDATE or ON
+// DUPLICATE KEY UPDATE changed only to text its collation holds equal
+// ('x' to 'X') it takes as unchanged, where MySQL compares the record's
+// bytes. While such a statement is built, the session's rowCounts are
+// its own (statementBuilder); the editors built for it note there what
+// the engine misses, and recounted puts it into the result the client
+// and ROW_COUNT() read.
 
 // rowCounts is what the engine's count of one statement misses.
 type rowCounts struct {
@@ -19,6 +23,8 @@ type rowCounts struct {
 	table string
 	// deletes are rows a REPLACE deleted for a row beyond the first.
 	deletes int
+	// quiet are rows changed only to text their collation holds equal.
+	quiet int
 }
 
 // countsFor is the statement's rowCounts when t is its table, or nil.
@@ -36,6 +42,8 @@ type countKind int
 const (
 	notRecounted countKind = iota
 	countReplace
+	countUpsert // INSERT ... ON DUPLICATE KEY UPDATE
+	countUpdate
 )
 
 // recountedKind is how n counts its rows, and its table, when n is a
@@ -45,9 +53,14 @@ func recountedKind(n sql.Node) (countKind, sql.Node) {
 	case *plan.TriggerExecutor:
 		return recountedKind(n.Left())
 	case *plan.InsertInto:
-		if n.IsReplace {
+		switch {
+		case n.IsReplace:
 			return countReplace, n.Destination
+		case len(n.OnDupExprs) > 0:
+			return countUpsert, n.Destination
 		}
+	case *plan.Update:
+		return countUpdate, n.Child
 	}
 	return notRecounted, nil
 }
@@ -86,6 +99,9 @@ func writtenTable(n sql.Node) *Table {
 	if ins, err := plan.GetInsertable(n); err == nil {
 		return storedTable(ins)
 	}
+	if up, err := plan.GetUpdatable(n); err == nil {
+		return storedTable(up)
+	}
 	return nil
 }
 
@@ -117,8 +133,31 @@ func (r *recounted) Next(ctx *sql.Context) (sql.Row, error) {
 	if !ok {
 		return row, nil
 	}
-	if r.kind == countReplace {
-		res.RowsAffected += uint64(r.counts.deletes)
+	// CLIENT_FOUND_ROWS counts a row an UPDATE matched but left as it
+	// was, and one ON DUPLICATE KEY UPDATE left so, as affected.
+	found := ctx.Client().Capabilities&mysql.CapabilityClientFoundRows != 0
+	c := r.counts
+	switch r.kind {
+	case countReplace:
+		res.RowsAffected += uint64(c.deletes)
+	case countUpsert:
+		// A row updated counts 2, where the engine counted 0 (1 for
+		// CLIENT_FOUND_ROWS).
+		if found {
+			res.RowsAffected += uint64(c.quiet)
+		} else {
+			res.RowsAffected += 2 * uint64(c.quiet)
+		}
+	case countUpdate:
+		info, ok := res.Info.(plan.UpdateInfo)
+		if !ok {
+			break
+		}
+		info.Updated += c.quiet
+		res.Info = info
+		if !found {
+			res.RowsAffected = uint64(info.Updated)
+		}
 	}
 	ctx.SetLastQueryInfoInt(sql.RowCount, int64(res.RowsAffected))
 	return sql.Row{res}, nil
