@@ -30,6 +30,8 @@ type editor struct {
 	// replacing marks a REPLACE's editor; replaced says it has deleted a
 	// row for the row it is inserting.
 	replacing, replaced bool
+	// updates counts the rows Update changed.
+	updates int
 }
 
 var _ sql.TableEditor = (*editor)(nil)
@@ -254,6 +256,25 @@ func (e *editor) identityOf(sr storage.Row) (string, bool, error) {
 	return "", false, nil
 }
 
+// copies counts the rows of a keyless table that hold sr: those the
+// transaction wrote and the committed ones it has not touched.
+func (e *editor) copies(sr storage.Row) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n := len(e.tt.content[storage.EncodeKey(sr)])
+	ids, err := e.t.p.store.IdentitiesByContent(e.t.info.DB, e.t.info.Name, sr)
+	if err != nil {
+		return 0, translateStorage(err)
+	}
+	for _, id := range ids {
+		if _, touched := e.tt.changes[id]; !touched {
+			n++
+		}
+	}
+	return max(n, 1), nil
+}
+
 func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if e.err != nil {
 		return e.err
@@ -294,9 +315,11 @@ func (e *editor) delete(id string, old storage.Row) {
 }
 
 func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
-	if err := e.update(old, new); err != nil {
+	written, err := e.update(old, new)
+	if err != nil || !written {
 		return err
 	}
+	e.updates++
 	// ON DUPLICATE KEY UPDATE, and caseWriter, write such rows; the
 	// engine counts them unchanged.
 	if e.counts != nil {
@@ -307,39 +330,37 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	return nil
 }
 
-func (e *editor) update(old, new sql.Row) error {
+// update writes new in place of old, and says whether it found old.
+func (e *editor) update(old, new sql.Row) (bool, error) {
 	if e.err != nil {
-		return e.err
+		return false, e.err
 	}
 	so, err := e.t.toStorage(old)
 	if err != nil {
-		return err
+		return false, err
 	}
 	sn, err := e.t.toStorage(new)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := e.t.nullRefused(sn); err != nil {
-		return err
+		return false, err
 	}
 	oldID, ok, err := e.identityOf(so)
 	if err != nil || !ok {
-		return err
+		return false, err
 	}
 	if e.t.keyless() {
 		e.delete(oldID, so)
-		return e.insert(sn)
+		return true, e.insert(sn)
 	}
 	newID := storage.PrimaryIdentity(e.t.info.Schema, sn)
-	if newID != oldID {
-		if err := e.checkUnique(sn, newID, oldID); err != nil {
-			return err
-		}
-		e.delete(oldID, so)
-		return e.insert(sn)
-	}
 	if err := e.checkUnique(sn, newID, oldID); err != nil {
-		return err
+		return false, err
+	}
+	if newID != oldID {
+		e.delete(oldID, so)
+		return true, e.insert(sn)
 	}
 	c := &change{row: sn, base: true}
 	if prev, ok := e.tt.changes[oldID]; ok {
@@ -348,7 +369,7 @@ func (e *editor) update(old, new sql.Row) error {
 		c.old = e.asStored(oldID, so)
 	}
 	e.tx.set(e.tt, oldID, c)
-	return nil
+	return true, nil
 }
 
 // asStored is a row the statement read with the values storage holds in

@@ -25,6 +25,11 @@ type rowCounts struct {
 	deletes int
 	// quiet are rows changed only to text their collation holds equal.
 	quiet int
+	// own says that matched and changed are the statement's own count
+	// of the rows a multiple-table UPDATE matched and changed, which
+	// replaces the engine's (joinUpdateIter).
+	own              bool
+	matched, changed int
 }
 
 // countsFor is the statement's rowCounts when t is its table, or nil.
@@ -154,10 +159,15 @@ func (r *recounted) Next(ctx *sql.Context) (sql.Row, error) {
 			break
 		}
 		info.Updated += c.quiet
-		res.Info = info
-		if !found {
-			res.RowsAffected = uint64(info.Updated)
+		if c.own {
+			info.Matched, info.Updated = c.matched, c.changed
 		}
+		res.Info = info
+		res.RowsAffected = uint64(info.Updated)
+		if found {
+			res.RowsAffected = uint64(info.Matched)
+		}
+		ctx.SetLastQueryInfoInt(sql.FoundRows, int64(info.Matched))
 	}
 	ctx.SetLastQueryInfoInt(sql.RowCount, int64(res.RowsAffected))
 	return sql.Row{res}, nil
