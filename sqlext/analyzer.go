@@ -108,6 +108,6 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	}
 	p.extMu.RUnlock()
 	a := b.Build()
-	a.ExecBuilder = newExecBuilder()
+	a.ExecBuilder = statementBuilder{newExecBuilder()}
 	return a
 }

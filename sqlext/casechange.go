@@ -18,10 +18,9 @@ import (
 // as it was. caseChanges has the rows of a single-table UPDATE of one of
 // our tables with text columns pass through caseWriter, which writes
 // those rows itself; the engine then skips them as unchanged, so they
-// are written once. (It counts them unchanged still: see
-// docs/sql/compatibility.md.) A table a trigger may name is left to the
-// engine: a BEFORE UPDATE trigger changes the row after caseWriter has
-// seen it.
+// are written once, and counted changed (rowcounts.go). A table a
+// trigger may name is left to the engine: a BEFORE UPDATE trigger changes
+// the row after caseWriter has seen it.
 func (o *execOverrides) caseChanges(ctx *sql.Context, n *plan.UpdateSource, row sql.Row) (sql.RowIter, error) {
 	if _, again := o.building.LoadOrStore(n, true); again {
 		return nil, nil // this builder's own build of n, below
@@ -39,7 +38,7 @@ func (o *execOverrides) caseChanges(ctx *sql.Context, n *plan.UpdateSource, row 
 	if err != nil || iter == nil {
 		return iter, err
 	}
-	return &caseWriter{RowIter: iter, t: t}, nil
+	return &caseWriter{RowIter: iter, t: t, counts: countsFor(ctx, t)}, nil
 }
 
 func hasText(sch sql.Schema) bool {
@@ -52,10 +51,12 @@ func hasText(sch sql.Schema) bool {
 }
 
 // caseWriter passes on an UPDATE's old and new rows, writing each pair
-// that differs only in text its collation holds equal.
+// that differs only in text its collation holds equal, which it counts
+// in the statement's counts.
 type caseWriter struct {
 	sql.RowIter
-	t *Table
+	t      *Table
+	counts *rowCounts
 }
 
 func (c *caseWriter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -65,15 +66,25 @@ func (c *caseWriter) Next(ctx *sql.Context) (sql.Row, error) {
 		return r, err
 	}
 	old, now := r[:n], r[n:]
-	if same, err := old.Equals(ctx, now, c.t.sch.Schema); err != nil || !same || !textDiffers(old, now) {
+	if quiet, err := quietChange(ctx, old, now, c.t.sch.Schema); err != nil || !quiet {
 		return r, err
 	}
 	e := c.t.newEditor(ctx)
+	e.counts = c.counts
 	defer e.Close(ctx)
 	if err := e.Update(ctx, old, now); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// quietChange says whether now differs from old only in text that the
+// columns' collations of sch hold equal.
+func quietChange(ctx *sql.Context, old, now sql.Row, sch sql.Schema) (bool, error) {
+	if !textDiffers(old, now) {
+		return false, nil
+	}
+	return old.Equals(ctx, now, sch)
 }
 
 // textDiffers says whether a text value of old and the same column's of

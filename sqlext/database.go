@@ -30,20 +30,39 @@ var (
 func (d *Database) Name() string { return d.name }
 
 func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	joined := strings.HasPrefix(name, joinTableMark)
+	t, err := d.table(ctx, strings.TrimPrefix(name, joinTableMark))
+	switch {
+	case err != nil || t == nil:
+		return nil, false, err
+	case joined && t.keyless():
+		// A multiple-table UPDATE's table (joinupdate.go).
+		return joinTable{t}, true, nil
+	}
+	return t, true, nil
+}
+
+// table is the table called name, or nil.
+func (d *Database) table(ctx *sql.Context, name string) (*Table, error) {
+	info := d.tableInfo(ctx, name)
+	if info == nil {
+		return nil, nil
+	}
+	return d.p.newTable(ctx, info)
+}
+
+// tableInfo describes the table called name, or is nil.
+func (d *Database) tableInfo(ctx *sql.Context, name string) *storage.TableInfo {
 	if hidden, ok := temporary(ctx, d.name, name); ok {
 		name = hidden
 	} else if isTempName(name) {
-		return nil, false, nil
+		return nil
 	}
 	info, err := d.p.store.Table(d.name, name)
 	if err != nil {
-		return nil, false, nil
+		return nil
 	}
-	t, err := d.p.newTable(ctx, info)
-	if err != nil {
-		return nil, false, err
-	}
-	return t, true, nil
+	return info
 }
 
 func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {

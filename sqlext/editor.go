@@ -24,12 +24,20 @@ type editor struct {
 	// the statement read, which a scan of a keyless table then records
 	// (txTable.changers, lastRead), until Close.
 	changer bool
+	// counts are the statement's, when the editor writes its table
+	// (rowcounts.go).
+	counts *rowCounts
+	// replacing marks a REPLACE's editor; replaced says it has deleted a
+	// row for the row it is inserting.
+	replacing, replaced bool
+	// updates counts the rows Update changed.
+	updates int
 }
 
 var _ sql.TableEditor = (*editor)(nil)
 
 func (t *Table) newEditor(ctx *sql.Context) *editor {
-	e := &editor{ctx: ctx, t: t, tx: txFrom(ctx)}
+	e := &editor{ctx: ctx, t: t, tx: txFrom(ctx), counts: countsFor(ctx, t)}
 	switch {
 	case e.tx == nil:
 		e.err = fmt.Errorf("sqlext: write outside a transaction")
@@ -53,7 +61,11 @@ func (e *editor) changing() *editor {
 	}
 	return e
 }
-func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.newEditor(ctx) }
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer {
+	e := t.newEditor(ctx)
+	e.replacing = true
+	return e
+}
 
 // uniqueIndexes lists the secondary unique indexes by column ordinals,
 // and the primary key (as PRIMARY) when it has a text column: a
@@ -119,7 +131,11 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
-	return e.insert(sr)
+	if err := e.insert(sr); err != nil {
+		return err
+	}
+	e.replaced = false
+	return nil
 }
 
 func (e *editor) insert(sr storage.Row) error {
@@ -240,6 +256,25 @@ func (e *editor) identityOf(sr storage.Row) (string, bool, error) {
 	return "", false, nil
 }
 
+// copies counts the rows of a keyless table that hold sr: those the
+// transaction wrote and the committed ones it has not touched.
+func (e *editor) copies(sr storage.Row) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n := len(e.tt.content[storage.EncodeKey(sr)])
+	ids, err := e.t.p.store.IdentitiesByContent(e.t.info.DB, e.t.info.Name, sr)
+	if err != nil {
+		return 0, translateStorage(err)
+	}
+	for _, id := range ids {
+		if _, touched := e.tt.changes[id]; !touched {
+			n++
+		}
+	}
+	return max(n, 1), nil
+}
+
 func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if e.err != nil {
 		return e.err
@@ -253,6 +288,14 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 		return err
 	}
 	e.delete(id, sr)
+	// The engine counts a REPLACE's row as one insert and at most one
+	// delete; MySQL counts every row deleted.
+	if e.replacing {
+		if e.replaced && e.counts != nil {
+			e.counts.deletes++
+		}
+		e.replaced = true
+	}
 	return nil
 }
 
@@ -272,38 +315,52 @@ func (e *editor) delete(id string, old storage.Row) {
 }
 
 func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
+	written, err := e.update(old, new)
+	if err != nil || !written {
+		return err
+	}
+	e.updates++
+	// ON DUPLICATE KEY UPDATE, and caseWriter, write such rows; the
+	// engine counts them unchanged.
+	if e.counts != nil {
+		if quiet, err := quietChange(ctx, old, new, e.t.sch.Schema); err == nil && quiet {
+			e.counts.quiet++
+		}
+	}
+	return nil
+}
+
+// update writes new in place of old, and says whether it found old.
+func (e *editor) update(old, new sql.Row) (bool, error) {
 	if e.err != nil {
-		return e.err
+		return false, e.err
 	}
 	so, err := e.t.toStorage(old)
 	if err != nil {
-		return err
+		return false, err
 	}
 	sn, err := e.t.toStorage(new)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := e.t.nullRefused(sn); err != nil {
-		return err
+		return false, err
 	}
 	oldID, ok, err := e.identityOf(so)
 	if err != nil || !ok {
-		return err
+		return false, err
 	}
 	if e.t.keyless() {
 		e.delete(oldID, so)
-		return e.insert(sn)
+		return true, e.insert(sn)
 	}
 	newID := storage.PrimaryIdentity(e.t.info.Schema, sn)
-	if newID != oldID {
-		if err := e.checkUnique(sn, newID, oldID); err != nil {
-			return err
-		}
-		e.delete(oldID, so)
-		return e.insert(sn)
-	}
 	if err := e.checkUnique(sn, newID, oldID); err != nil {
-		return err
+		return false, err
+	}
+	if newID != oldID {
+		e.delete(oldID, so)
+		return true, e.insert(sn)
 	}
 	c := &change{row: sn, base: true}
 	if prev, ok := e.tt.changes[oldID]; ok {
@@ -312,7 +369,7 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 		c.old = e.asStored(oldID, so)
 	}
 	e.tx.set(e.tt, oldID, c)
-	return nil
+	return true, nil
 }
 
 // asStored is a row the statement read with the values storage holds in

@@ -85,6 +85,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return alterWhole(ctx, n, row)
 	case *plan.UpdateSource:
 		return o.caseChanges(ctx, n, row)
+	case *plan.UpdateJoin:
+		return o.joinUpdate(ctx, n, row)
 	}
 	return nil, nil
 }

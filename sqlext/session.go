@@ -49,6 +49,8 @@ type Session struct {
 	// binaryResults is set while a prepared statement executes: its
 	// result goes out in the binary protocol (see fixedDoubleType).
 	binaryResults bool
+	// counts are those of the write statement being built (rowcounts.go).
+	counts *rowCounts
 }
 
 // warnAfterPlanning adds a warning to the statement being parsed.

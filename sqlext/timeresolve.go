@@ -11,48 +11,63 @@ import (
 )
 
 // The parser every statement and every stored routine, trigger and
-// foreign key is read with gives TIME its precision (timeParser): the
-// engine reads a routine's and a trigger's text with the process's
-// parser, not with a server's (statementParser, which wraps it).
+// foreign key is read with (processParser) gives TIME its precision and
+// marks the tables of multiple-table UPDATEs (joinupdate.go): the engine
+// reads a routine's and a trigger's text with the process's parser, not
+// with a server's (statementParser, which wraps it).
 func init() {
-	sql.GlobalParser = timeParser{sql.GlobalParser}
+	sql.GlobalParser = processParser{sql.GlobalParser}
 }
 
-// timeParser is a parser whose statements have passed resolveTimeTypes.
-// A statement it refuses is parsed to nothing: the engine's handler goes
-// on with the statement of a multi-statement parse that failed.
-type timeParser struct {
+// processParser is a parser whose statements have passed
+// resolveTimeTypes and markJoinTables. A statement it refuses is parsed
+// to nothing: the engine's handler goes on with the statement of a
+// multi-statement parse that failed.
+type processParser struct {
 	sql.Parser
 }
 
-func (p timeParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+func (p processParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	st, pre, rest, err := p.Parser.Parse(ctx, query, multi)
 	if err == nil {
-		if err = resolveTimeTypes(query, st); err != nil {
+		if err = prepared(ctx, query, st); err != nil {
 			return nil, "", "", err
 		}
 	}
 	return st, pre, rest, err
 }
 
-func (p timeParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
+func (p processParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
 	st, pre, rest, err := p.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
 	if err == nil {
-		if err = resolveTimeTypes(query, st); err != nil {
+		if err = prepared(ctx, query, st); err != nil {
 			return nil, "", "", err
 		}
 	}
 	return st, pre, rest, err
 }
 
-func (p timeParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
+func (p processParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
 	st, n, err := p.Parser.ParseOneWithOptions(ctx, query, opts)
 	if err == nil {
-		if err = resolveTimeTypes(query, st); err != nil {
+		if err = prepared(ctx, query, st); err != nil {
 			return nil, 0, err
 		}
 	}
 	return st, n, err
+}
+
+// prepared readies st, parsed from query, for the planner.
+func prepared(ctx context.Context, query string, st ast.Statement) error {
+	if err := resolveTimeTypes(query, st); err != nil {
+		return err
+	}
+	if sctx, ok := ctx.(*sql.Context); ok {
+		if s, ok := sctx.Session.(*Session); ok && s.p != nil {
+			s.p.markJoinTables(sctx, st)
+		}
+	}
+	return nil
 }
 
 // resolveTimeTypes hands each TIME column type of st (of a table's

@@ -114,10 +114,10 @@ def statement():
     if k == 9:
         return f"DELETE FROM dz.t WHERE id IN (SELECT a FROM dz.k WHERE {cond('k')})"
     if k == 10:
-        # Of the two tables, only t (which has a primary key) is changed:
-        # an UPDATE of a joined table without one is refused (see
-        # docs/sql/compatibility.md).
-        return f"UPDATE dz.t JOIN dz.{pick(['k', 'n'])} AS j ON dz.t.a = j.a SET dz.t.c = dz.t.c + 1, dz.t.b = {pick(STRS[:-1])} WHERE j.a IS NOT NULL"
+        # Either table, or both, t with a primary key, k without one.
+        sets = pick([f"dz.t.c = dz.t.c + 1, dz.t.b = {pick(STRS[:-1])}", f"j.b = {pick(STRS[:-1])}",
+                     "dz.t.c = dz.t.c + 1, j.b = CONCAT(j.b, '!')", "j.a = j.a + 1"])
+        return f"UPDATE dz.t JOIN dz.{pick(['k', 'n'])} AS j ON dz.t.a = j.a SET {sets} WHERE j.a IS NOT NULL"
     return pick(["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT s", "ROLLBACK TO SAVEPOINT s"])
 
 
