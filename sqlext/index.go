@@ -144,7 +144,7 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 					continue
 				}
 			}
-			rows = append(rows, t.toSQL(r))
+			rows = append(rows, t.toSQLOwned(r))
 		}
 	}
 	if tt != nil {

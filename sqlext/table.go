@@ -106,6 +106,16 @@ func (t *Table) toSQL(r storage.Row) sql.Row {
 	return out
 }
 
+// toSQLOwned is toSQL for a row the caller owns, converted in place.
+func (t *Table) toSQLOwned(r storage.Row) sql.Row {
+	for i, v := range r {
+		if v != nil {
+			r[i] = t.codecs[i].fromStore(v)
+		}
+	}
+	return sql.Row(r)
+}
+
 func (t *Table) toStorage(r sql.Row) (storage.Row, error) {
 	if len(r) != len(t.codecs) {
 		return nil, fmt.Errorf("sqlext: table %s has %d columns, row has %d", t.info.Name, len(t.codecs), len(r))

@@ -234,21 +234,21 @@ func (t *Table) appendRecord(rec arrow.RecordBatch, rowIDs []uint64, u *undo, si
 			next[pi] = loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))}
 		}
 	}
-	if len(t.locs) == 0 {
+	if t.locs.len() == 0 {
 		// A first append (as to a table just created for it) sizes the
 		// map once instead of growing it through every doubling: for the
 		// rows the caller expects the table to take, or for the batch's.
-		t.locs = make(map[string]loc, max(n, sizeHint))
+		t.locs = newLocMap(t.intKeyed(), max(n, sizeHint))
 	}
 	for i, id := range ids {
-		if _, dup := t.locs[id]; dup {
+		if _, dup := t.locs.get(id); dup {
 			for _, placed := range ids[:i] {
-				delete(t.locs, placed)
+				t.locs.del(placed)
 			}
 			return &DuplicateError{Index: "PRIMARY", Key: t.keyString(t.primary, rowAt(cols, i)), Existing: id}
 		}
 		pi := part[i]
-		t.locs[id] = next[pi]
+		t.locs.set(id, next[pi])
 		next[pi].idx++
 	}
 	for pi, c := range counts {

@@ -312,11 +312,12 @@ func TestCheck(t *testing.T) {
 		}
 	}
 	tb, _ := s.table("d", "fast")
-	tb.locs["ghost"] = loc{}
+	ghost := intID(1 << 40)
+	tb.locs.set(ghost, loc{})
 	if err := s.Check("d", "fast"); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("an identity without a row: %v", err)
 	}
-	delete(tb.locs, "ghost")
+	tb.locs.del(ghost)
 	if err := s.Check("d", "nope"); !errors.Is(err, ErrTableNotFound) {
 		t.Fatalf("a missing table: %v", err)
 	}

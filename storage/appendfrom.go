@@ -74,7 +74,7 @@ func (t *Table) gather(keys []string) (arrow.RecordBatch, error) {
 	}
 	var pieces []piece
 	for i := 0; i < len(keys); {
-		l, ok := t.locs[keys[i]]
+		l, ok := t.locs.get(keys[i])
 		if !ok {
 			return nil, fmt.Errorf("%w: a row of %s that the append copies is gone", ErrConflict, t.name)
 		}

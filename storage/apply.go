@@ -126,7 +126,7 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 		return t.appendRecord(batch, op.RowIDs, u, 0)
 	case OpDelete:
 		for i, id := range op.Keys {
-			l, ok := t.locs[id]
+			l, ok := t.locs.get(id)
 			if !ok {
 				if len(op.Rows) > 0 {
 					return fmt.Errorf("%w: a row of %s read by this transaction was deleted by another", ErrConflict, t.name)

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/google/btree"
@@ -44,11 +45,9 @@ func newIntKeyIndex(def *IndexDef, col int, cmp CompareFunc, unique bool) *index
 // neither NULL nor an int64, which no row of the column holds.
 func intKey(v any, id string, pos int8) (e intEntry, ok bool) {
 	e = intEntry{id: id, pos: pos}
-	if len(id) > 0 && id[0] == tagInt64 {
-		// Kept beside the key, a lookup the index covers need not
-		// read the identity's bytes, a cache miss an entry.
-		e.pk = intKeyOf(id)
-	}
+	// Kept beside the key, the primary key spares a lookup reading the
+	// identity's bytes, a cache miss an entry.
+	e.pk, _ = intIDKey(id)
 	if v == nil {
 		e.null = true
 		return e, true
@@ -150,32 +149,13 @@ func (x *index) scanCovered(r Range, fn func(id string, key any, pk int64) bool)
 	x.scanKeys(r, func(e intEntry) bool { return fn(e.id, e.value(), e.pk) })
 }
 
-// intKeyOf is the primary key that the identity intID(k) encodes: k.
-func intKeyOf(id string) int64 {
-	var ux uint64
-	var shift uint
-	for i := 1; i < len(id); i++ {
-		b := id[i]
-		if b < 0x80 {
-			ux |= uint64(b) << shift
-			break
-		}
-		ux |= uint64(b&0x7f) << shift
-		shift += 7
-	}
-	k := int64(ux >> 1)
-	if ux&1 != 0 {
-		k = ^k
-	}
-	return k
-}
-
 // rowColumns is rowAt reading only the columns need marks (every column
-// when need is empty); a row of the tail is given whole.
+// when need is empty), into a row of the caller's own: a row of the tail
+// is copied whole.
 func (t *Table) rowColumns(l loc, need []bool) Row {
 	p := t.parts[l.part]
 	if l.batch < 0 {
-		return p.tail[l.idx]
+		return slices.Clone(p.tail[l.idx])
 	}
 	return p.batches[l.batch].rowOf(int(l.idx), need)
 }

@@ -166,9 +166,14 @@ func TestLookupColumns(t *testing.T) {
 			}
 		}
 	}
+	for _, id := range []string{"", intID(5)[:1], intID(1 << 40)[:3], intID(5) + "x", EncodeKey([]any{"5"})} {
+		if k, ok := intIDKey(id); ok {
+			t.Errorf("intIDKey(%q) = %d, want no key", id, k)
+		}
+	}
 	for _, k := range []int64{0, 1, -1, 63, -64, 64, 1 << 40, -(1 << 40), math.MaxInt64, math.MinInt64} {
-		if got := intKeyOf(intID(k)); got != k {
-			t.Errorf("intKeyOf(intID(%d)) = %d", k, got)
+		if got, ok := intIDKey(intID(k)); !ok || got != k {
+			t.Errorf("intIDKey(intID(%d)) = %d, %v", k, got, ok)
 		}
 	}
 }

@@ -164,13 +164,12 @@ func (s *Store) ScanKeyOrder(db, table string, maxRows int) (c *KeyCursor, ok bo
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, err := s.table(db, table)
-	if err != nil || t.primary == nil || len(t.locs) > maxRows {
+	if err != nil || t.primary == nil || t.locs.len() > maxRows {
 		return nil, false, err
 	}
-	c = &KeyCursor{at: make([]keyPlace, 0, len(t.locs))}
+	c = &KeyCursor{at: make([]keyPlace, 0, t.locs.len())}
 	held := map[*batch]bool{}
-	t.primary.scan(nil, func(id string) bool {
-		l := t.locs[id]
+	place := func(l loc) bool {
 		if l.batch < 0 {
 			c.at = append(c.at, keyPlace{r: t.parts[l.part].tail[l.idx]})
 			return true
@@ -183,7 +182,12 @@ func (s *Store) ScanKeyOrder(db, table string, maxRows int) (c *KeyCursor, ok bo
 		}
 		c.at = append(c.at, keyPlace{b: b, i: l.idx})
 		return true
-	})
+	}
+	if t.intKeyed() {
+		t.primary.scanInts(nil, func(k int64) bool { return place(t.locs.atInt(k)) })
+	} else {
+		t.primary.scan(nil, func(id string) bool { return place(t.locs.at(id)) })
+	}
 	return c, true, nil
 }
 
@@ -227,7 +231,7 @@ func (s *Store) Check(db, table string) error {
 		c := t.cursor(pi)
 		for r, id, ok := c.Next(); ok; r, id, ok = c.Next() {
 			live++
-			l, found := t.locs[id]
+			l, found := t.locs.get(id)
 			if !found || l.part != int32(pi) {
 				c.Close()
 				return fmt.Errorf("%w: row %q of %s is not where its identity says", ErrCorrupt, id, t.name)
@@ -239,8 +243,8 @@ func (s *Store) Check(db, table string) error {
 		}
 		c.Close()
 	}
-	if live != len(t.locs) {
-		return fmt.Errorf("%w: %s has %d rows and %d identities", ErrCorrupt, t.name, live, len(t.locs))
+	if live != t.locs.len() {
+		return fmt.Errorf("%w: %s has %d rows and %d identities", ErrCorrupt, t.name, live, t.locs.len())
 	}
 	for _, x := range append([]*index{t.primary}, t.indexes...) {
 		if x == nil {
@@ -249,7 +253,7 @@ func (s *Store) Check(db, table string) error {
 		n, bad := 0, ""
 		x.scan(nil, func(id string) bool {
 			n++
-			if _, ok := t.locs[id]; !ok {
+			if _, ok := t.locs.get(id); !ok {
 				bad = id
 				return false
 			}

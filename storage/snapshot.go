@@ -408,7 +408,7 @@ func (t *Table) loadPartition(file []byte) (err error) {
 			if err := t.checkInsert(r, ids[j]); err != nil {
 				return fmt.Errorf("%w: %v", ErrCorrupt, err)
 			}
-			t.locs[ids[j]] = loc{} // the position is recorded by appendBatch below
+			t.locs.set(ids[j], loc{}) // the position is recorded by appendBatch below
 			t.register(r, ids[j])
 		}
 		t.appendBatch(partitionOf(ids[0]), own, ids)

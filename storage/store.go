@@ -184,7 +184,7 @@ func (s *Store) Get(db, table, id string) (Row, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	l, ok := t.locs[id]
+	l, ok := t.locs.get(id)
 	if !ok {
 		return nil, false, nil
 	}
@@ -269,7 +269,7 @@ func (s *Store) Conflict(db, table string, r Row, self string, skip func(id stri
 		if hit == "" {
 			return nil, nil
 		}
-		return &DuplicateError{Index: name, Key: t.keyString(x, r), Existing: hit}, t.rowAt(t.locs[hit])
+		return &DuplicateError{Index: name, Key: t.keyString(x, r), Existing: hit}, t.rowAt(t.locs.at(hit))
 	}
 	if t.primary != nil {
 		if d, row := check(t.primary, "PRIMARY"); d != nil {
@@ -287,7 +287,8 @@ func (s *Store) Conflict(db, table string, r Row, self string, skip func(id stri
 }
 
 // Lookup returns the rows whose key in the named index ("" for the primary
-// key) falls in any of the ranges, with their identities.
+// key) falls in any of the ranges, with their identities. The rows are
+// the caller's to change.
 func (s *Store) Lookup(db, table, indexName string, ranges []Range) ([]Row, []string, error) {
 	return s.lookup(db, table, indexName, ranges, readAll)
 }
@@ -378,12 +379,30 @@ func (t *Table) lookup(indexName string, ranges []Range, need []bool) ([]Row, []
 		return rows, ids, nil
 	}
 	for _, r := range ranges {
-		x.scan(r, func(id string) bool {
-			if keep(id) && need != nil {
-				rows = append(rows, t.rowColumns(t.locs[id], need))
-			}
-			return true
-		})
+		switch {
+		case need != nil && x.keys != nil && t.intKeyed():
+			// The entry's primary key finds the row's place.
+			x.scanKeys(r, func(e intEntry) bool {
+				if keep(e.id) {
+					rows = append(rows, t.rowColumns(t.locs.atInt(e.pk), need))
+				}
+				return true
+			})
+		case need != nil && x.ints != nil:
+			x.scanInts(r, func(k int64) bool {
+				if keep(intID(k)) {
+					rows = append(rows, t.rowColumns(t.locs.atInt(k), need))
+				}
+				return true
+			})
+		default:
+			x.scan(r, func(id string) bool {
+				if keep(id) && need != nil {
+					rows = append(rows, t.rowColumns(t.locs.at(id), need))
+				}
+				return true
+			})
+		}
 	}
 	return rows, ids, nil
 }

@@ -92,7 +92,7 @@ type Table struct {
 	cmps     []CompareFunc
 	asch     *arrow.Schema
 	parts    [partitionCount]*partition
-	locs     map[string]loc
+	locs     locMap
 	primary  *index
 	// exactKey says the primary key's identity encoding is equal exactly
 	// when the key compares equal (integer and timestamp columns), so the
@@ -138,7 +138,6 @@ func (t *Table) reset(s *Schema, cf CompareFactory) {
 	for i := range t.parts {
 		t.parts[i] = &partition{}
 	}
-	t.locs = make(map[string]loc)
 	t.content = nil
 	t.primary = nil
 	if len(s.PK) > 0 {
@@ -160,6 +159,7 @@ func (t *Table) reset(s *Schema, cf CompareFactory) {
 			}
 		}
 	}
+	t.locs = newLocMap(t.intKeyed(), 0)
 	old := t.indexes
 	t.indexes = nil
 	for _, x := range old {
@@ -167,6 +167,10 @@ func (t *Table) reset(s *Schema, cf CompareFactory) {
 	}
 	t.nrows = 0
 }
+
+// intKeyed says whether the table's identities are intID(k) of its one
+// integer primary key column.
+func (t *Table) intKeyed() bool { return t.primary != nil && t.primary.ints != nil }
 
 func (t *Table) addIndex(def *IndexDef) error {
 	cols := make([]int, len(def.Columns))
@@ -184,7 +188,7 @@ func (t *Table) addIndex(def *IndexDef) error {
 	} else {
 		x = newIndex(def, cols, cmps, def.Unique)
 	}
-	for id, l := range t.locs {
+	for id, l := range t.locs.all() {
 		r := t.rowAt(l)
 		if x.unique {
 			if other, dup := x.conflict(x.key(r), id); dup {
@@ -217,7 +221,7 @@ func (t *Table) contentIndex() {
 		return
 	}
 	m := make(map[string][]string, t.nrows)
-	for id, l := range t.locs {
+	for id, l := range t.locs.all() {
 		ck := EncodeKey(t.rowAt(l))
 		m[ck] = append(m[ck], id)
 	}
@@ -255,7 +259,7 @@ func (t *Table) checkInsert(r Row, id string) error {
 			return err
 		}
 	}
-	if _, ok := t.locs[id]; ok {
+	if _, ok := t.locs.get(id); ok {
 		return &DuplicateError{Index: "PRIMARY", Key: t.keyString(t.primary, r), Existing: id}
 	}
 	if t.primary != nil && !t.exactKey {
@@ -291,7 +295,7 @@ func (e *DuplicateError) Unwrap() error { return ErrDuplicateKey }
 func (t *Table) insert(r Row, id string) {
 	pi := partitionOf(id)
 	p := t.parts[pi]
-	t.locs[id] = loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))}
+	t.locs.set(id, loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))})
 	p.tail = append(p.tail, r)
 	p.tailIDs = append(p.tailIDs, id)
 	t.register(r, id)
@@ -345,7 +349,7 @@ func autoValue(v any) (uint64, bool) {
 }
 
 func (t *Table) delete(id string) bool {
-	l, ok := t.locs[id]
+	l, ok := t.locs.get(id)
 	if !ok {
 		return false
 	}
@@ -362,7 +366,7 @@ func (t *Table) delete(id string) bool {
 			defer t.compact(int(l.part), int(l.batch))
 		}
 	}
-	delete(t.locs, id)
+	t.locs.del(id)
 	if t.primary != nil {
 		t.primary.remove(r, id)
 	} else if t.content != nil {
@@ -411,7 +415,7 @@ func (t *Table) appendBatch(pi int, rec arrow.RecordBatch, ids []string) {
 	bi := int32(len(p.batches))
 	p.batches = append(p.batches, b)
 	for i, id := range ids {
-		t.locs[id] = loc{part: int32(pi), batch: bi, idx: int32(i)}
+		t.locs.set(id, loc{part: int32(pi), batch: bi, idx: int32(i)})
 	}
 }
 
@@ -435,7 +439,7 @@ func (t *Table) compact(pi, bi int) {
 	b := p.batches[bi]
 	for i, id := range b.ids {
 		if !b.isDeleted(i) {
-			t.locs[id] = loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))}
+			t.locs.set(id, loc{part: int32(pi), batch: -1, idx: int32(len(p.tail))})
 			p.tail = append(p.tail, b.row(i))
 			p.tailIDs = append(p.tailIDs, id)
 		}
@@ -445,7 +449,7 @@ func (t *Table) compact(pi, bi int) {
 	for j := bi; j < len(p.batches); j++ {
 		for i, id := range p.batches[j].ids {
 			if !p.batches[j].isDeleted(i) {
-				t.locs[id] = loc{part: int32(pi), batch: int32(j), idx: int32(i)}
+				t.locs.set(id, loc{part: int32(pi), batch: int32(j), idx: int32(i)})
 			}
 		}
 	}
