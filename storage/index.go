@@ -249,8 +249,13 @@ func (x *index) scan(r Range, fn func(id string) bool) {
 		x.scanKeys(r, func(e intEntry) bool { return fn(e.id) })
 		return
 	}
+	x.scanTree(r, func(e indexEntry) bool { return fn(e.id) })
+}
+
+// scanTree is scan over tree, giving the entries.
+func (x *index) scanTree(r Range, fn func(e indexEntry) bool) {
 	if len(r) == 0 {
-		x.tree.Ascend(func(e indexEntry) bool { return fn(e.id) })
+		x.tree.Ascend(fn)
 		return
 	}
 	first := r[0]
@@ -259,7 +264,7 @@ func (x *index) scan(r Range, fn func(id string) bool) {
 			return false
 		}
 		if r.contains(e.vals, x.cmps) {
-			return fn(e.id)
+			return fn(e)
 		}
 		return true
 	}

@@ -124,29 +124,49 @@ func (x *index) equalKeys(v any, fn func(id string) bool) {
 }
 
 // covers reports whether a lookup through x can make the rows it gives
-// from x's entries alone: x is the primary key of one integer column, or
-// a secondary index on one integer column of a table with such a
-// primary key, and need marks no other column.
+// from x's entries alone: the table's primary key is one integer column,
+// which each entry's identity (or, for the integer indexes, the entry
+// itself) holds, and need marks no column but those and x's own.
 func (t *Table) covers(x *index, need []bool) bool {
-	if t.primary == nil || t.primary.ints == nil || (x != t.primary && x.keys == nil) || len(need) != len(t.schema.Columns) {
+	if !t.intKeyed() || len(need) != len(t.schema.Columns) {
 		return false
 	}
 	for c, n := range need {
-		if n && c != x.cols[0] && c != t.primary.cols[0] {
+		if n && c != t.primary.cols[0] && !slices.Contains(x.cols, c) {
 			return false
 		}
 	}
 	return true
 }
 
-// scanCovered is scan over an index that covers a lookup, giving each
-// row's identity with its key in the index and its primary key.
-func (x *index) scanCovered(r Range, fn func(id string, key any, pk int64) bool) {
-	if x.ints != nil {
-		x.scanInts(r, func(k int64) bool { return fn(intID(k), k, k) })
-		return
+// scanCovered is scan over an index that covers a lookup (t.covers),
+// giving each row's identity and the row made from the entry, width
+// columns wide with the primary key in column pk.
+func (x *index) scanCovered(r Range, width, pk int, fn func(id string, row Row) bool) {
+	switch {
+	case x.ints != nil:
+		x.scanInts(r, func(k int64) bool {
+			row := make(Row, width)
+			row[pk] = k
+			return fn(intID(k), row)
+		})
+	case x.keys != nil:
+		x.scanKeys(r, func(e intEntry) bool {
+			row := make(Row, width)
+			row[x.cols[0]] = e.value()
+			row[pk] = e.pk
+			return fn(e.id, row)
+		})
+	default:
+		x.scanTree(r, func(e indexEntry) bool {
+			row := make(Row, width)
+			for i, c := range x.cols {
+				row[c] = e.vals[i]
+			}
+			row[pk], _ = intIDKey(e.id)
+			return fn(e.id, row)
+		})
 	}
-	x.scanKeys(r, func(e intEntry) bool { return fn(e.id, e.value(), e.pk) })
 }
 
 // rowColumns is rowAt reading only the columns need marks (every column

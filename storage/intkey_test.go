@@ -127,6 +127,13 @@ func TestLookupColumns(t *testing.T) {
 		{{Lo: Cut{Kind: CutBelow, Key: int64(-50000000)}, Hi: Cut{Kind: CutAbove, Key: int64(90000000)}}},
 		{{Lo: Cut{Kind: CutBelowNull}, Hi: Cut{Kind: CutAboveAll}}},
 	}
+	// Indexes kept as boxed values: on text, and on two columns.
+	mustApply(t, s, Op{Kind: OpCreateIndex, DB: "d", Table: "t", Index: &IndexDef{Name: "iv", Columns: []string{"v"}}})
+	mustApply(t, s, Op{Kind: OpCreateIndex, DB: "d", Table: "t", Index: &IndexDef{Name: "igv", Columns: []string{"g", "v"}}})
+	textRanges := []Range{
+		{{Lo: Cut{Kind: CutBelow, Key: "v1"}, Hi: Cut{Kind: CutAbove, Key: "v2"}}},
+		{{Lo: Cut{Kind: CutBelow, Key: "v-7"}, Hi: Cut{Kind: CutAbove, Key: "v-7"}}},
+	}
 	for _, c := range []struct {
 		index  string
 		ranges []Range
@@ -140,6 +147,11 @@ func TestLookupColumns(t *testing.T) {
 		{"ig", ranges, []bool{false, false, true}},
 		{"", pkRanges, []bool{true, false, false}},
 		{"", pkRanges, []bool{true, true, false}},
+		{"iv", textRanges, []bool{true, false, true}},
+		{"iv", textRanges, []bool{false, false, true}},
+		{"iv", textRanges, []bool{true, true, true}},
+		{"igv", ranges, []bool{true, true, true}},
+		{"igv", ranges, []bool{false, true, false}},
 	} {
 		for i := range c.ranges {
 			rs := c.ranges[i : i+1]

@@ -328,11 +328,11 @@ var readAll = []bool{}
 // need is nil for identities alone, empty (readAll) for whole rows, else
 // marks the columns to read.
 //
-// A lookup through a secondary index on one integer column of a table
-// whose primary key is one integer column, or through that primary key,
-// that needs no other column reads neither the row's place nor its
-// batch: the key is in the index entry and the primary key in the row's
-// identity. This is what a join or a semi join on keys reads.
+// A lookup of a table whose primary key is one integer column that needs
+// no column but the index's and the primary key reads neither the row's
+// place nor its batch: the key is in the index entry and the primary key
+// in the row's identity (t.covers). This is what a join or a semi join on
+// keys reads.
 func (t *Table) lookup(indexName string, ranges []Range, need []bool) ([]Row, []string, error) {
 	var x *index
 	if indexName == "" || strings.EqualFold(indexName, "PRIMARY") {
@@ -364,13 +364,9 @@ func (t *Table) lookup(indexName string, ranges []Range, need []bool) ([]Row, []
 		return true
 	}
 	if need != nil && len(need) > 0 && t.covers(x, need) {
-		width := len(t.schema.Columns)
 		for _, r := range ranges {
-			x.scanCovered(r, func(id string, key any, pk int64) bool {
+			x.scanCovered(r, len(t.schema.Columns), t.primary.cols[0], func(id string, row Row) bool {
 				if keep(id) {
-					row := make(Row, width)
-					row[x.cols[0]] = key
-					row[t.primary.cols[0]] = pk
 					rows = append(rows, row)
 				}
 				return true
