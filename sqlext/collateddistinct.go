@@ -276,7 +276,7 @@ func collationHash(ctx *sql.Context, r sql.Row, colls []sql.CollationID) (uint64
 		}
 		if s, ok := v.(string); ok && i < len(colls) && colls[i] != 0 {
 			h.Write([]byte{1})
-			if err := colls[i].WriteWeightString(h, s); err != nil {
+			if err := writeWeights(h, colls[i], s); err != nil {
 				return 0, err
 			}
 			continue
@@ -379,7 +379,7 @@ func (k *collationKey) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	// In hex: COUNT(DISTINCT) reads its arguments as text.
 	var b strings.Builder
-	if err := k.coll.WriteWeightString(hex.NewEncoder(&b), s); err != nil {
+	if err := writeWeights(hex.NewEncoder(&b), k.coll, s); err != nil {
 		return nil, err
 	}
 	return b.String(), nil

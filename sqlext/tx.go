@@ -324,7 +324,7 @@ func (u *uniqueIndex) key(r storage.Row) (string, bool) {
 		vals[i] = r[c]
 		if s, ok := r[c].(string); ok && i < len(u.colls) && u.colls[i] != 0 {
 			var w strings.Builder
-			if u.colls[i].WriteWeightString(&w, s) == nil {
+			if writeWeights(&w, u.colls[i], s) == nil {
 				vals[i] = []byte(w.String())
 			}
 		}
