@@ -26,15 +26,7 @@ func TestRepeatedAggregates(t *testing.T) {
 		"SELECT x FROM (SELECT SUM(a.g), SUM(a.g) AS x FROM a) AS d":                                   "12",
 		"SELECT MAX(a.s), MAX(a.s), GROUP_CONCAT(s ORDER BY id), GROUP_CONCAT(s ORDER BY id) FROM a":   "y,y,x,y,x,x,y,x",
 	})
-	rows, err := db.Query("SELECT MIN(a.id), MIN(a.id), COUNT(a.g), COUNT(a.g), MAX(a.s), MAX(a.s) FROM a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, err := rows.ColumnTypes()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cols := resultColumns(t, db, "SELECT MIN(a.id), MIN(a.id), COUNT(a.g), COUNT(a.g), MAX(a.s), MAX(a.s) FROM a")
 	describe := func(i int) string {
 		return fmt.Sprintf("%s %s", cols[i].Name(), cols[i].DatabaseTypeName())
 	}

@@ -22,15 +22,7 @@ func TestSumAndAvgAreExactDecimals(t *testing.T) {
 		"SELECT SUM(DISTINCT i), AVG(i) + 1, SUM(i) * 2, SUM(b) + 1 FROM t":             "45,16.0000,90,18014398509481988",
 		"SELECT SUM(i), AVG(d) FROM t WHERE g = 99":                                     "NULL,NULL",
 	})
-	rows, err := db.Query("SELECT SUM(i), AVG(i), SUM(d), AVG(d), SUM(f) FROM t GROUP BY g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, err := rows.ColumnTypes()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cols := resultColumns(t, db, "SELECT SUM(i), AVG(i), SUM(d), AVG(d), SUM(f) FROM t GROUP BY g")
 	want := []struct {
 		typ         string
 		prec, scale int64

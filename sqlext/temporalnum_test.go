@@ -101,10 +101,9 @@ func textTimes(t *testing.T, addr string) *sql.DB {
 	return c
 }
 
-// columnTypes is the type of each column of q's result as the client
-// sees it: its name, with the fractional digits of a DATETIME or TIME and
-// the precision and scale of a DECIMAL.
-func columnTypes(t *testing.T, db *sql.DB, q string) string {
+// resultColumns describes each column of q's result as the client reads
+// it.
+func resultColumns(t *testing.T, db *sql.DB, q string) []*sql.ColumnType {
 	t.Helper()
 	rows, err := db.Query(q)
 	if err != nil {
@@ -115,6 +114,15 @@ func columnTypes(t *testing.T, db *sql.DB, q string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cols
+}
+
+// columnTypes is the type of each column of q's result as the client
+// sees it: its name, with the fractional digits of a DATETIME or TIME and
+// the precision and scale of a DECIMAL.
+func columnTypes(t *testing.T, db *sql.DB, q string) string {
+	t.Helper()
+	cols := resultColumns(t, db, q)
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		names[i] = c.DatabaseTypeName()
