@@ -87,6 +87,17 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return o.caseChanges(ctx, n, row)
 	case *plan.UpdateJoin:
 		return o.joinUpdate(ctx, n, row)
+	case *plan.IndexedTableAccess:
+		// The engine builds a lookup join's inner side once for every
+		// outer row: going straight to the lookup leaves out its
+		// partition iterators and trace span.
+		if t, ok := n.Table.(*Table); ok {
+			lookup, err := n.GetLookup(ctx, row)
+			if err != nil {
+				return nil, err
+			}
+			return t.lookupRows(ctx, lookup)
+		}
 	}
 	return nil, nil
 }
