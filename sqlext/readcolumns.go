@@ -11,8 +11,9 @@ import (
 )
 
 // readColumnsRule tells each table of a query which of its columns the
-// query reads, so that an index lookup boxes only those and, when the
-// index holds all of them, reads no row at all (storage.LookupColumns):
+// query reads, so that its scans and index lookups box only those and a
+// lookup whose index holds all of them reads no row at all
+// (storage.LookupColumns):
 // a join or semi join on keys, such as a.id = b.aid, then reads b's index
 // on aid alone. The engine's own pruning (sql.ProjectedTable) stops at
 // the first join the planner has placed, which is where it would count.
