@@ -228,6 +228,9 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.RootPassword == "" {
 		scfg.Listener = loopbackOnly{Listener: scfg.Listener, log: s.log}
 	}
+	if sp, ok := s.engine.Parser.(statementParser); ok {
+		scfg.Listener = preparedRewrites{Listener: scfg.Listener, rewrite: sp.preparable}
+	}
 	scfg.Listener = &connLimit{Listener: scfg.Listener, log: s.log}
 	s.prov.mysqlDB = s.engine.Analyzer.Catalog.MySQLDb
 	s.prov.processes = s.engine.ProcessList
