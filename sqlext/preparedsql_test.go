@@ -1,11 +1,14 @@
 package sqlext_test
 
 import (
+	"database/sql"
+	"strings"
 	"testing"
 )
 
 // TestPreparedQuantifiedAndIntervals: statements the statement parser
-// rewrites (x op ANY/ALL (SELECT ...), compound INTERVAL units) work as
+// rewrites (x op ANY/ALL (SELECT ...), compound INTERVAL units, WITH
+// ROLLUP) work as
 // server-side prepared statements, as the Go driver sends every query
 // with arguments, with their parameters bound in order. Before, the
 // protocol layer refused them as syntax errors (1105). A rewrite that
@@ -33,8 +36,34 @@ func TestPreparedQuantifiedAndIntervals(t *testing.T) {
 			t.Errorf("%s %v: %q, want %q", c.q, c.args, s, c.want)
 		}
 	}
+	// Prepared without parameters too (the driver sends a query without
+	// arguments as text, so prepare it explicitly).
+	stmt, err := db.Prepare("SELECT k, COUNT(*) FROM v GROUP BY k WITH ROLLUP")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	rows, err := stmt.Query()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var k, n sql.NullString
+		if err := rows.Scan(&k, &n); err != nil {
+			t.Fatal(err)
+		}
+		if !k.Valid {
+			k.String = "NULL"
+		}
+		got = append(got, k.String+","+n.String)
+	}
+	rows.Close()
+	if s := strings.Join(got, ";"); s != "1,3;2,2;3,1;NULL,6" {
+		t.Errorf("prepared WITH ROLLUP: %q", s)
+	}
 	// x is read more than once by the rewrite: a parameter there is
 	// refused, as it was.
-	_, err := db.Query("SELECT id FROM s WHERE ? > ANY (SELECT y FROM v)", 3)
+	_, err = db.Query("SELECT id FROM s WHERE ? > ANY (SELECT y FROM v)", 3)
 	wantMySQLError(t, err, 1105, "HY000")
 }
