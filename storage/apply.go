@@ -159,7 +159,7 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 // checkLookup fails with ErrConflict unless op's lookup finds exactly the
 // rows op names.
 func (t *Table) checkLookup(op *Op) error {
-	_, ids, err := t.lookup(op.Name, op.Ranges, nil)
+	_, ids, err := t.lookup(op.Name, op.Ranges, false, nil)
 	if err != nil {
 		return err
 	}

@@ -170,7 +170,7 @@ func (x *index) scanCovered(r Range, width, pk int, fn func(id string, row Row) 
 }
 
 // rowColumns is rowAt reading only the columns need marks (every column
-// when need is empty), into a row of the caller's own: a row of the tail
+// when need is nil), into a row of the caller's own: a row of the tail
 // is copied whole.
 func (t *Table) rowColumns(l loc, need []bool) Row {
 	p := t.parts[l.part]

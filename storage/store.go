@@ -290,7 +290,7 @@ func (s *Store) Conflict(db, table string, r Row, self string, skip func(id stri
 // key) falls in any of the ranges, with their identities. The rows are
 // the caller's to change.
 func (s *Store) Lookup(db, table, indexName string, ranges []Range) ([]Row, []string, error) {
-	return s.lookup(db, table, indexName, ranges, readAll)
+	return s.lookup(db, table, indexName, ranges, true, nil)
 }
 
 // LookupColumns is Lookup reading only the columns need marks (all of
@@ -298,42 +298,36 @@ func (s *Store) Lookup(db, table, indexName string, ranges []Range) ([]Row, []st
 // the index holds every column needed, the rows are made from the index
 // alone (see Table.lookup).
 func (s *Store) LookupColumns(db, table, indexName string, ranges []Range, need []bool) ([]Row, []string, error) {
-	if need == nil {
-		need = readAll
-	}
-	return s.lookup(db, table, indexName, ranges, need)
+	return s.lookup(db, table, indexName, ranges, true, need)
 }
 
 // LookupIdentities is Lookup without the rows, for callers that only ask
 // which rows match (reading a row copies its binary values).
 func (s *Store) LookupIdentities(db, table, indexName string, ranges []Range) ([]string, error) {
-	_, ids, err := s.lookup(db, table, indexName, ranges, nil)
+	_, ids, err := s.lookup(db, table, indexName, ranges, false, nil)
 	return ids, err
 }
 
-func (s *Store) lookup(db, table, indexName string, ranges []Range, need []bool) ([]Row, []string, error) {
+func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows bool, need []bool) ([]Row, []string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, err := s.table(db, table)
 	if err != nil {
 		return nil, nil, err
 	}
-	return t.lookup(indexName, ranges, need)
+	return t.lookup(indexName, ranges, withRows, need)
 }
 
-// readAll asks a lookup for whole rows.
-var readAll = []bool{}
-
-// lookup answers Store.Lookup for a table its caller holds the lock of.
-// need is nil for identities alone, empty (readAll) for whole rows, else
-// marks the columns to read.
+// lookup answers Store.Lookup for a table its caller holds the lock of:
+// the identities, and with them the rows when withRows, reading the
+// columns need marks (all of them when need is nil).
 //
 // A lookup of a table whose primary key is one integer column that needs
 // no column but the index's and the primary key reads neither the row's
 // place nor its batch: the key is in the index entry and the primary key
 // in the row's identity (t.covers). This is what a join or a semi join on
 // keys reads.
-func (t *Table) lookup(indexName string, ranges []Range, need []bool) ([]Row, []string, error) {
+func (t *Table) lookup(indexName string, ranges []Range, withRows bool, need []bool) ([]Row, []string, error) {
 	var x *index
 	if indexName == "" || strings.EqualFold(indexName, "PRIMARY") {
 		x = t.primary
@@ -363,7 +357,7 @@ func (t *Table) lookup(indexName string, ranges []Range, need []bool) ([]Row, []
 		ids = append(ids, id)
 		return true
 	}
-	if need != nil && len(need) > 0 && t.covers(x, need) {
+	if withRows && t.covers(x, need) {
 		for _, r := range ranges {
 			x.scanCovered(r, len(t.schema.Columns), t.primary.cols[0], func(id string, row Row) bool {
 				if keep(id) {
@@ -375,30 +369,23 @@ func (t *Table) lookup(indexName string, ranges []Range, need []bool) ([]Row, []
 		return rows, ids, nil
 	}
 	for _, r := range ranges {
-		switch {
-		case need != nil && x.keys != nil && t.intKeyed():
-			// The entry's primary key finds the row's place.
+		if withRows && x.keys != nil && t.intKeyed() {
+			// The entry's primary key finds the row's place without
+			// reading the identity's bytes.
 			x.scanKeys(r, func(e intEntry) bool {
 				if keep(e.id) {
 					rows = append(rows, t.rowColumns(t.locs.atInt(e.pk), need))
 				}
 				return true
 			})
-		case need != nil && x.ints != nil:
-			x.scanInts(r, func(k int64) bool {
-				if keep(intID(k)) {
-					rows = append(rows, t.rowColumns(t.locs.atInt(k), need))
-				}
-				return true
-			})
-		default:
-			x.scan(r, func(id string) bool {
-				if keep(id) && need != nil {
-					rows = append(rows, t.rowColumns(t.locs.at(id), need))
-				}
-				return true
-			})
+			continue
 		}
+		x.scan(r, func(id string) bool {
+			if keep(id) && withRows {
+				rows = append(rows, t.rowColumns(t.locs.at(id), need))
+			}
+			return true
+		})
 	}
 	return rows, ids, nil
 }
