@@ -22,7 +22,7 @@ func writeWeights(w io.Writer, coll sql.CollationID, s string) error {
 		_, err := io.WriteString(w, s)
 		return err
 	}
-	ascii := asciiWeights(coll)
+	ascii, sorter := asciiWeights(coll), coll.Sorter()
 	var buf [512]byte
 	n := 0
 	for i := 0; i < len(s); {
@@ -32,7 +32,7 @@ func writeWeights(w io.Writer, coll sql.CollationID, s string) error {
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			wt = coll.Sorter()(r)
+			wt = sorter(r)
 			i += size
 		}
 		binary.LittleEndian.PutUint32(buf[n:], uint32(wt))
