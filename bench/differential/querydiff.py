@@ -22,14 +22,12 @@ Usage: querydiff.py SQLEARN_PORT MARIADB_PORT [COUNT [SEED]]
 """
 
 import decimal
-import sys
 
 import pymysql
 
-from cases import connections_and_cases
+from cases import connections_and_cases, seed
 
 SQ, MD, N, rng = connections_and_cases()
-SEED = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 
 LIKES = ["a%", "%b", "a\\\\%", "_", "x%", "A%", "%c", "a_c", "%\\\\_%"]
 # No punctuation: MariaDB's default collation orders it by code point,
@@ -82,7 +80,7 @@ def setup_statements():
         f"('{k}', {maybe_null(str(rng.randrange(-3, 8)))}, {maybe_null(repr(rng.uniform(-10, 10)))})" for k in keys))
     out.append("INSERT INTO qz.e VALUES " + ", ".join(
         f"({maybe_null(str(rng.randrange(6)))}, {maybe_null(str(rng.randrange(6)))})" for _ in range(20)))
-    if SEED % 2:
+    if seed() % 2:
         # With an odd seed sqlearn reads every row from Arrow batches, not
         # from a partition's tail: OPTIMIZE TABLE seals them. Lookups and
         # scans then read only the columns a query names.
