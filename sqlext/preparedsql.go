@@ -49,6 +49,11 @@ type rewritingConn struct {
 	opaque  bool   // TLS or compression: every byte passes as it is
 	out     []byte // bytes ready for the reader
 	through int    // bytes of the current packet to pass on unread
+	// seen holds rewrite's answer for each statement prepared lately on
+	// the connection ("" for none): a client prepares the same statements
+	// again and again (the Go driver, once for every query with
+	// arguments), and each answer costs a parse (BenchmarkPreparable).
+	seen map[string]string
 }
 
 func (c *rewritingConn) Read(p []byte) (int, error) {
@@ -94,7 +99,7 @@ func (c *rewritingConn) nextPacket() error {
 			c.opaque = caps&(clientSSL|clientCompress) != 0
 		}
 	} else if payload[0] == comStmtPrepare {
-		if q, ok := c.rewrite(string(payload[1:])); ok && len(q)+1 <= maxRewritten {
+		if q, ok := c.rewritten(string(payload[1:])); ok && len(q)+1 <= maxRewritten {
 			payload = append([]byte{comStmtPrepare}, q...)
 			n = len(payload)
 			h[0], h[1], h[2] = byte(n), byte(n>>8), byte(n>>16)
@@ -102,6 +107,22 @@ func (c *rewritingConn) nextPacket() error {
 	}
 	c.out = append(h[:], payload...)
 	return nil
+}
+
+// rewritten is rewrite(query), answered from seen when it can be.
+func (c *rewritingConn) rewritten(query string) (string, bool) {
+	if q, ok := c.seen[query]; ok {
+		return q, q != ""
+	}
+	q, ok := c.rewrite(query)
+	if !ok {
+		q = ""
+	}
+	if c.seen == nil || len(c.seen) >= 256 {
+		c.seen = make(map[string]string)
+	}
+	c.seen[query] = q
+	return q, ok
 }
 
 // preparable is a statement to prepare written as the protocol layer's
