@@ -27,7 +27,6 @@ ALTERS=(
 	"ADD COLUMN c INT DEFAULT (n + 1)"
 	"ADD COLUMN c INT DEFAULT (n + 1), MODIFY name VARCHAR(40) NOT NULL"
 )
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 declare -A SECS
 for name in sqlearn mariadb; do

@@ -28,7 +28,6 @@ sb() { # hosts ports test action
 }
 qps() { sed -n 's/.*queries: .*(\([0-9.]*\) per sec.).*/\1/p'; }
 p95() { sed -n 's/.*95th percentile: *\([0-9.]*\).*/\1/p'; }
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 declare -A QPS LAT
 measure() { # label hosts ports

@@ -83,3 +83,36 @@ against_mariadb() { # check count seed...
 		/usr/bin/python3 "$check" $SQLEARN_PORT $MARIADB_PORT "$count" "$seed"
 	done
 }
+
+# join_tables writes DIR/a.csv, ROWS rows (id, g in 0..99, a word s), and
+# DIR/b.csv, twice as many (id, aid referring to a's id, one in fifty
+# NULL, v in 0..9), and sets JOIN_QUERIES, the joins and subqueries the
+# join benchmarks time over them.
+join_tables() { # dir rows
+	awk -v n="$2" 'BEGIN { srand(1); for (i = 1; i <= n; i++) printf "%d,%d,w%d\n", i, int(rand() * 100), int(rand() * 1000) }' >"$1/a.csv"
+	awk -v n="$2" 'BEGIN { srand(2); for (i = 1; i <= 2 * n; i++) { aid = i % 50 == 0 ? "\\N" : int(rand() * 1.2 * n) + 1; printf "%d,%s,%d\n", i, aid, int(rand() * 10) } }' >"$1/b.csv"
+	JOIN_QUERIES=(
+		"SELECT COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.aid = a.id)"
+		"SELECT COUNT(*) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.aid = a.id)"
+		"SELECT COUNT(*) FROM a WHERE a.id IN (SELECT aid FROM b WHERE v < 3)"
+		"SELECT COUNT(*) FROM a WHERE a.id NOT IN (SELECT aid FROM b WHERE v < 3 AND aid IS NOT NULL)"
+		"SELECT COUNT(*) FROM a WHERE a.id NOT IN (SELECT aid FROM b WHERE v < 3)"
+		"SELECT COUNT(*) FROM a JOIN b ON a.id = b.aid"
+		"SELECT COUNT(*) FROM a JOIN a AS a2 ON a.s = a2.s WHERE a.id < 3000"
+		"SELECT COUNT(*) FROM a WHERE a.g IN (SELECT v FROM b)"
+	)
+}
+
+# load_join_tables loads join_tables' files from DIR into the database jb
+# of the server on PORT, with their indexes, and analyses them.
+load_join_tables() { # port dir
+	local sql=(mariadb -h 127.0.0.1 -P "$1" -u root --local-infile=1 -N -e)
+	"${sql[@]}" "SET GLOBAL local_infile = 1; CREATE DATABASE jb"
+	"${sql[@]}" "CREATE TABLE jb.a (id INT PRIMARY KEY, g INT, s VARCHAR(10), KEY ig (g)); CREATE TABLE jb.b (id INT PRIMARY KEY, aid INT, v INT, KEY iaid (aid))"
+	"${sql[@]}" "LOAD DATA LOCAL INFILE '$2/a.csv' INTO TABLE jb.a FIELDS TERMINATED BY ','"
+	"${sql[@]}" "LOAD DATA LOCAL INFILE '$2/b.csv' INTO TABLE jb.b FIELDS TERMINATED BY ','"
+	"${sql[@]}" "ANALYZE TABLE jb.a, jb.b" >/dev/null
+}
+
+# median prints the median of the numbers on its input, one a line.
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }

@@ -24,7 +24,6 @@ awk -v n="$ROWS" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,%d,\"name %d, the 
 
 TABLE="CREATE TABLE ld.t (id INT PRIMARY KEY, n INT, name VARCHAR(40), amount DECIMAL(8,2), day DATE)"
 LOAD="LOAD DATA LOCAL INFILE '$WORK/rows.csv' INTO TABLE ld.t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"'"
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 declare -A SECS
 for name in sqlearn mariadb; do

@@ -61,7 +61,6 @@ sb() { # server-port test action
 }
 
 qps() { sed -n 's/.*queries: .*(\([0-9.]*\) per sec.).*/\1/p'; }
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 declare -A RESULT
 for name in $SERVERS mariadb; do

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Times the join benchmark's queries (bench/joins.sh) on two builds of
+# sqlearn side by side, to measure a change between them.
+#
+#   bench/joins-ab.sh BEFORE_BIN AFTER_BIN [ROWS] [RUNS]
+#
+# Starts each binary on a loopback port with a fresh data dir, loads the
+# same tables into both (ROWS rows in a, default 100000), runs each query
+# RUNS times (default 9) on the two in turn, the first of each pair
+# alternating, and prints the median seconds of each build and after /
+# before. Both must answer alike.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+BINS=("$1" "$2")
+ROWS=${3:-100000}
+RUNS=${4:-9}
+need mariadb-client bc
+
+PORTS=(3433 3434)
+WORK=$(mktemp -d)
+PIDS=()
+trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for i in 0 1; do
+	"${BINS[$i]}" serve --addr "127.0.0.1:${PORTS[$i]}" --data-dir "$WORK/data$i" --log-level error >"$WORK/server$i.log" 2>&1 &
+	PIDS+=($!)
+done
+join_tables "$WORK" "$ROWS"
+for i in 0 1; do
+	wait_port "${PORTS[$i]}"
+	load_join_tables "${PORTS[$i]}" "$WORK"
+done
+
+printf '%-100s %9s %9s %7s\n' "query (a: $ROWS rows, b: $((2 * ROWS)))" before after ratio
+for q in "${JOIN_QUERIES[@]}"; do
+	times=("" "")
+	answers=("" "")
+	for r in $(seq 1 "$RUNS"); do
+		for i in $(( r % 2 )) $(( (r + 1) % 2 )); do
+			start=$(date +%s.%N)
+			answers[$i]=$(mariadb -h 127.0.0.1 -P "${PORTS[$i]}" -u root -N jb -e "$q")
+			times[$i]+="$(echo "$(date +%s.%N) - $start" | bc) "
+		done
+	done
+	[ "${answers[0]}" = "${answers[1]}" ] || echo "answers differ: ${answers[0]} against ${answers[1]}" >&2
+	before=$(printf '%s\n' ${times[0]} | median)
+	after=$(printf '%s\n' ${times[1]} | median)
+	printf '%-100s %9.3f %9.3f %7.2f\n' "$q" "$before" "$after" "$(echo "$after / $before" | bc -l)"
+done
