@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // An UPDATE that changes text only to text its column's collation holds
@@ -66,6 +67,14 @@ func (c *caseWriter) Next(ctx *sql.Context) (sql.Row, error) {
 		return r, err
 	}
 	old, now := r[:n], r[n:]
+	// A CHAR value is stored without its trailing spaces; the engine
+	// compares what will be stored, so that 'x ' for 'x' leaves the row
+	// unchanged, as in MySQL.
+	for i, col := range c.t.sch.Schema {
+		if s, ok := now[i].(string); ok && col.Type.Type() == sqltypes.Char {
+			now[i] = strings.TrimRight(s, " ")
+		}
+	}
 	if quiet, err := quietChange(ctx, old, now, c.t.sch.Schema); err != nil || !quiet {
 		return r, err
 	}

@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -279,7 +280,7 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if e.err != nil {
 		return e.err
 	}
-	sr, err := e.t.toStorage(row)
+	sr, err := e.t.asRead(row)
 	if err != nil {
 		return err
 	}
@@ -315,9 +316,20 @@ func (e *editor) delete(id string, old storage.Row) {
 }
 
 func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
-	written, err := e.update(old, new)
+	written, same, err := e.update(old, new)
 	if err != nil || !written {
 		return err
+	}
+	if same {
+		// The row is stored as it was (a CHAR given trailing spaces):
+		// MySQL counts it unchanged, where the engine, which compared
+		// the rows under NO PAD collations, counted it changed.
+		if e.counts != nil {
+			if equal, err := old.Equals(ctx, new, e.t.sch.Schema); err == nil && !equal {
+				e.counts.same++
+			}
+		}
+		return nil
 	}
 	e.updates++
 	// ON DUPLICATE KEY UPDATE, and caseWriter, write such rows; the
@@ -330,37 +342,39 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	return nil
 }
 
-// update writes new in place of old, and says whether it found old.
-func (e *editor) update(old, new sql.Row) (bool, error) {
+// update writes new in place of old, and says whether it found old and
+// whether new is stored as old was.
+func (e *editor) update(old, new sql.Row) (written, same bool, err error) {
 	if e.err != nil {
-		return false, e.err
+		return false, false, e.err
 	}
-	so, err := e.t.toStorage(old)
+	so, err := e.t.asRead(old)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	sn, err := e.t.toStorage(new)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	if err := e.t.nullRefused(sn); err != nil {
-		return false, err
+		return false, false, err
 	}
 	oldID, ok, err := e.identityOf(so)
 	if err != nil || !ok {
-		return false, err
+		return false, false, err
 	}
+	same = slices.EqualFunc(so, sn, sameStored)
 	if e.t.keyless() {
 		e.delete(oldID, so)
-		return true, e.insert(sn)
+		return true, same, e.insert(sn)
 	}
 	newID := storage.PrimaryIdentity(e.t.info.Schema, sn)
 	if err := e.checkUnique(sn, newID, oldID); err != nil {
-		return false, err
+		return false, false, err
 	}
 	if newID != oldID {
 		e.delete(oldID, so)
-		return true, e.insert(sn)
+		return true, same, e.insert(sn)
 	}
 	c := &change{row: sn, base: true}
 	if prev, ok := e.tt.changes[oldID]; ok {
@@ -369,7 +383,7 @@ func (e *editor) update(old, new sql.Row) (bool, error) {
 		c.old = e.asStored(oldID, so)
 	}
 	e.tx.set(e.tt, oldID, c)
-	return true, nil
+	return true, same, nil
 }
 
 // asStored is a row the statement read with the values storage holds in

@@ -318,7 +318,7 @@ func (t *Table) rangeKey(ctx *sql.Context, col int, key any) (any, bool) {
 	if cmp, err := typ.Compare(ctx, key, v); err != nil || cmp != 0 {
 		return nil, false
 	}
-	sv, err := t.codecs[col].toStorage(v)
+	sv, err := t.codecs[col].asRead(v)
 	if err != nil {
 		return nil, false
 	}

@@ -297,7 +297,7 @@ func (it *joinUpdateIter) first(ctx *sql.Context, t *joinTarget, r, part sql.Row
 	if made, err := it.madeUp(ctx, r, part); err != nil || made {
 		return false, 0, err
 	}
-	sr, err := t.e.t.toStorage(part)
+	sr, err := t.e.t.asRead(part)
 	if err != nil {
 		return false, 0, err
 	}

@@ -25,6 +25,10 @@ type rowCounts struct {
 	deletes int
 	// quiet are rows changed only to text their collation holds equal.
 	quiet int
+	// same are rows the engine took as changed that are stored as they
+	// were (CHAR values given trailing spaces, compared under a NO PAD
+	// collation).
+	same int
 	// own says that matched and changed are the statement's own count
 	// of the rows a multiple-table UPDATE matched and changed, which
 	// replaces the engine's (joinUpdateIter).
@@ -148,17 +152,21 @@ func (r *recounted) Next(ctx *sql.Context) (sql.Row, error) {
 	case countUpsert:
 		// A row updated counts 2, where the engine counted 0 (1 for
 		// CLIENT_FOUND_ROWS).
+		// and a row left as it was counts 0 (1), where the engine
+		// counted 2.
 		if found {
 			res.RowsAffected += uint64(c.quiet)
+			res.RowsAffected -= uint64(c.same)
 		} else {
 			res.RowsAffected += 2 * uint64(c.quiet)
+			res.RowsAffected -= 2 * uint64(c.same)
 		}
 	case countUpdate:
 		info, ok := res.Info.(plan.UpdateInfo)
 		if !ok {
 			break
 		}
-		info.Updated += c.quiet
+		info.Updated += c.quiet - c.same
 		if c.own {
 			info.Matched, info.Updated = c.matched, c.changed
 		}

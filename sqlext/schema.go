@@ -67,13 +67,19 @@ func kindOf(t sql.Type) (storage.Kind, error) {
 // codec converts one column's values between go-mysql-server's Go
 // representation and storage's.
 type codec struct {
+	// toStorage is the stored form of a value written to the column.
 	toStorage func(v any) (any, error)
+	// asRead is the stored form of a value read from the column; it
+	// differs from toStorage where a write changes a value (CHAR's
+	// trailing spaces), so a row read before that change finds itself.
+	asRead    func(v any) (any, error)
 	fromStore func(v any) any
 }
 
 func codecFor(t sql.Type) codec {
 	kind, _ := kindOf(t)
 	c := codec{toStorage: genericToStorage(kind)}
+	c.asRead = c.toStorage
 	switch t.Type() {
 	case sqltypes.Int8:
 		c.fromStore = func(v any) any { return int8(v.(int64)) }
@@ -108,7 +114,25 @@ func codecFor(t sql.Type) codec {
 	default:
 		c.fromStore = func(v any) any { return v }
 	}
+	if t.Type() == sqltypes.Char {
+		c.toStorage = trimmingPad(c.toStorage)
+	}
 	return c
+}
+
+// trimmingPad stores a CHAR value without its trailing spaces, as MySQL
+// does: it pads CHAR values to the column's length and removes the padding
+// when it reads them back, so 'x ' and 'x' are one value of a CHAR column,
+// read as 'x'. Rows stored with their spaces before this read as they
+// were (codec.asRead keeps them), so a write can still find them.
+func trimmingPad(store func(any) (any, error)) func(any) (any, error) {
+	return func(v any) (any, error) {
+		sv, err := store(v)
+		if s, ok := sv.(string); ok {
+			return strings.TrimRight(s, " "), err
+		}
+		return sv, err
+	}
 }
 
 func genericToStorage(kind storage.Kind) func(v any) (any, error) {

@@ -116,13 +116,23 @@ func (t *Table) toSQLOwned(r storage.Row) sql.Row {
 	return sql.Row(r)
 }
 
-func (t *Table) toStorage(r sql.Row) (storage.Row, error) {
+// toStorage is the stored form of a row to write.
+func (t *Table) toStorage(r sql.Row) (storage.Row, error) { return t.stored(r, true) }
+
+// asRead is the stored form of a row the statement read, to find it.
+func (t *Table) asRead(r sql.Row) (storage.Row, error) { return t.stored(r, false) }
+
+func (t *Table) stored(r sql.Row, write bool) (storage.Row, error) {
 	if len(r) != len(t.codecs) {
 		return nil, fmt.Errorf("sqlext: table %s has %d columns, row has %d", t.info.Name, len(t.codecs), len(r))
 	}
 	out := make(storage.Row, len(r))
 	for i, v := range r {
-		sv, err := t.codecs[i].toStorage(v)
+		convert := t.codecs[i].asRead
+		if write {
+			convert = t.codecs[i].toStorage
+		}
+		sv, err := convert(v)
 		if err != nil {
 			return nil, fmt.Errorf("sqlext: column %s: %w", t.sch.Schema[i].Name, err)
 		}

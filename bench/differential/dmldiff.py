@@ -30,7 +30,7 @@ SETUP = [
     "DROP DATABASE IF EXISTS dz",
     "CREATE DATABASE dz",
     "CREATE TABLE dz.t (id INT PRIMARY KEY, a INT, b VARCHAR(6), c DECIMAL(6,2) NOT NULL DEFAULT 1.50, UNIQUE KEY ub (b))",
-    "CREATE TABLE dz.k (a INT, b VARCHAR(6))",
+    "CREATE TABLE dz.k (a INT, b CHAR(6))",
     "CREATE TABLE dz.n (id INT PRIMARY KEY AUTO_INCREMENT, a INT NOT NULL, b VARCHAR(6) DEFAULT 'd')",
     "INSERT INTO dz.t VALUES (1, 10, 'x', 1.00), (2, 20, 'y', 2.00), (3, NULL, NULL, 3.00), (5, 50, 'z', 5.55)",
     "INSERT INTO dz.k VALUES (1, 'p'), (1, 'p'), (2, NULL), (NULL, 'q')",
@@ -43,6 +43,9 @@ IDS = ["1", "2", "3", "4", "5", "6", "NULL", "-1"]
 INTS = ["0", "1", "7", "20", "50", "NULL", "-3", "2147483647", "'5'", "'x'", "2.5"]
 NUMS = ["0", "1", "7", "20", "50", "NULL", "-3", "2147483647", "2.5"]
 STRS = ["'x'", "'y'", "'z'", "'w'", "NULL", "''", "'long-text'", "'X'", "3"]
+# Stored in k's CHAR column, which keeps no trailing spaces; never compared
+# with (the collations pad differently).
+PADDED = STRS + ["'x '", "'p  '", "' '"]
 DECS = ["1.5", "0", "-2.25", "9999.99", "10000", "NULL", "'1.239'", "1e3"]
 
 
@@ -69,7 +72,7 @@ def row(table):
     if table == "t":
         return f"({pick(IDS)}, {pick(INTS)}, {pick(STRS)}, {pick(DECS)})"
     if table == "k":
-        return f"({pick(INTS)}, {pick(STRS)})"
+        return f"({pick(INTS)}, {pick(PADDED)})"
     return f"({pick(INTS)}, {pick(STRS)})"
 
 
@@ -82,7 +85,7 @@ def assignment(table):
         return pick(["a = a + 1", "b = " + pick(STRS), "c = c * 2", "a = " + pick(INTS), "c = " + pick(DECS),
                      "id = id + 10", "a = NULL", "b = CONCAT(b, '!')"])
     if table == "k":
-        return pick(["a = a + 1", "b = " + pick(STRS), "a = NULL"])
+        return pick(["a = a + 1", "b = " + pick(PADDED), "a = NULL", "b = CONCAT(b, ' ')"])
     return pick(["a = a + 1", "b = " + pick(STRS), "a = " + pick(INTS)])
 
 
