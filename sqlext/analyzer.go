@@ -71,6 +71,8 @@ func init() {
 	onEveryStatement(ctasColumnsRule, ctasColumns)
 	onEveryStatement(unroundedQuotientRule, unroundedQuotients)
 	onEveryStatement(doubleDecimalsRule, doubleDecimals)
+	onEveryStatement(excessSpacesRule, excessSpacesCut)
+	onEveryStatement(valueErrorRule, valueErrors)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 

@@ -245,6 +245,12 @@ func noteCollatedCreate(s *Session, st ast.Statement) {
 	s.collatedCreate = ok && strings.EqualFold(d.Action, ast.CreateStr) && len(d.CharsetCollate) > 0
 }
 
+// note adds a note of MySQL's to the session as it is (Warn takes a Note
+// of a code IGNORE turns into a warning for the engine's).
+func (s *Session) note(code int, message string) {
+	s.BaseSession.Warn(&sql.Warning{Level: "Note", Code: code, Message: message})
+}
+
 // Warn adds a warning to the session, less the engine's note that CREATE
 // DATABASE's CHARACTER SET and COLLATE are not supported. A row that
 // INSERT IGNORE skips or changes is a Warning with MySQL's text, as in

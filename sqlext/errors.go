@@ -323,6 +323,12 @@ func mysqlMessage(num int, msg string) string {
 		if rest, ok := strings.CutPrefix(msg, "error: can't drop "); ok {
 			return "Can't DROP " + rest
 		}
+	case mysql.ERDataTooLong:
+		// The engine's "string 'abcd' is too large for column 'c'";
+		// MySQL's text also names the row, which the error does not say.
+		if i := strings.LastIndex(msg, " is too large for column '"); i >= 0 && strings.HasSuffix(msg, "'") {
+			return "Data too long for column " + msg[i+len(" is too large for column "):]
+		}
 	case mysql.ERBadNullError:
 		if rest, ok := strings.CutPrefix(msg, "column name '"); ok {
 			if name, ok := strings.CutSuffix(rest, "' is non-nullable but attempted to set a value of null"); ok {

@@ -1,0 +1,147 @@
+package sqlext
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+)
+
+// Text longer than its CHAR or VARCHAR column only by trailing spaces is
+// cut to the column's length in MySQL, whatever the SQL mode: silently
+// for CHAR, with a note (1265) for VARCHAR. The engine refused it as too
+// long (1406). excessSpacesRule puts the values an INSERT (VALUES,
+// SELECT or LOAD DATA), an UPDATE or an ON DUPLICATE KEY UPDATE writes to
+// such a column behind excessSpaces, which cuts them before the engine
+// converts them. Text too long in other characters is left for the
+// engine to refuse. It runs for every statement (onEveryStatement).
+const excessSpacesRule analyzer.RuleId = 9975
+
+func excessSpacesCut(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	n, insSame, err := rewriteInsertValues(n, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
+		if !spacesCuttable(e) || !paddable(col.Type) {
+			return e, false, nil
+		}
+		return newExcessSpaces(e, col.Name, col.Type), true, nil
+	})
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	out, same, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		set, ok := e.(*expression.SetField)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		gf, ok := set.Left().(*expression.GetField)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		if !spacesCuttable(set.Right()) || !paddable(gf.Type()) {
+			return e, transform.SameTree, nil
+		}
+		return expression.NewSetField(gf, newExcessSpaces(set.Right(), gf.Name(), gf.Type())), transform.NewTree, nil
+	})
+	if insSame == transform.NewTree {
+		same = transform.NewTree
+	}
+	return out, same, err
+}
+
+// spacesCuttable says whether e is a value to cut: not the column's
+// default or automatic value, which the engine evaluates apart, nor one
+// cut already, or checked after the cut (valueCheck), as when a statement
+// is planned again.
+func spacesCuttable(e sql.Expression) bool {
+	_, done := e.(*excessSpaces)
+	return !done && checkable(e)
+}
+
+// paddable says whether t is CHAR or VARCHAR of a text character set.
+func paddable(t sql.Type) bool {
+	return (t.Type() == sqltypes.Char || t.Type() == sqltypes.VarChar) && types.IsText(t)
+}
+
+// excessSpaces is a value for a CHAR or VARCHAR column, cut to the
+// column's length when only trailing spaces lie beyond it.
+type excessSpaces struct {
+	sql.Expression
+	column string
+	max    int
+	char   bool
+	// rows counts the evaluations, a row each, for the note.
+	rows *atomic.Int64
+}
+
+func newExcessSpaces(e sql.Expression, column string, t sql.Type) *excessSpaces {
+	st := t.(sql.StringType)
+	return &excessSpaces{Expression: e, column: column, max: int(st.MaxCharacterLength()), char: t.Type() == sqltypes.Char, rows: new(atomic.Int64)}
+}
+
+func (x *excessSpaces) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	n := x.rows.Add(1)
+	v, err := x.Expression.Eval(ctx, row)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(string)
+	if !ok || len(s) <= x.max {
+		return v, nil
+	}
+	cut, ok := cutExcessSpaces(s, x.max)
+	if !ok {
+		return v, nil
+	}
+	if !x.char {
+		msg := fmt.Sprintf("Data truncated for column '%s' at row %d", x.column, n)
+		if s, ok := ctx.Session.(*Session); ok {
+			s.note(1265, msg)
+		} else {
+			ctx.Session.Warn(&sql.Warning{Level: "Note", Code: 1265, Message: msg})
+		}
+	}
+	return cut, nil
+}
+
+// cutExcessSpaces is s cut to max characters when it is longer only by
+// trailing spaces.
+func cutExcessSpaces(s string, max int) (string, bool) {
+	if utf8.RuneCountInString(s) <= max {
+		return s, false
+	}
+	if utf8.RuneCountInString(strings.TrimRight(s, " ")) > max {
+		return s, false
+	}
+	end := 0
+	for i := 0; i < max; i++ {
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+	}
+	return s[:end], true
+}
+
+func (x *excessSpaces) Children() []sql.Expression { return []sql.Expression{x.Expression} }
+
+func (x *excessSpaces) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return withOneChild(x, children, func(e sql.Expression) sql.Expression {
+		d := *x
+		d.Expression = e
+		return &d
+	})
+}
+
+func (x *excessSpaces) String() string { return x.Expression.String() }
+func (x *excessSpaces) DebugString() string {
+	return "excessSpaces(" + sql.DebugString(x.Expression) + ")"
+}
+
+func (x *excessSpaces) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.GetCoercibility(ctx, x.Expression)
+}

@@ -1,0 +1,235 @@
+package sqlext
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+)
+
+// A value a column cannot hold fails a strict statement with MySQL's
+// error for it, which names the column and the row: 1406 "Data too long
+// for column 'b' at row 2", 1264 "Out of range value", 1366 "Incorrect
+// integer value: 'x'", 1265 "Data truncated" (text with a number in
+// front, an ENUM member that is not one), 1292 "Incorrect date value".
+// The engine answered with texts of its own ("error: 'x' is not a valid
+// value for 'int'"), without the row, and some with 1105 (text for a
+// DECIMAL, a YEAR or BIT out of range); it also checked every NOT NULL
+// column of an inserted row before any value's type, so that a NULL in a
+// later column (1048) came before a bad value in an earlier one, where
+// MySQL takes the row's columns in order. valueErrorRule puts each value
+// an INSERT (VALUES, SELECT or LOAD DATA), an UPDATE or an ON DUPLICATE
+// KEY UPDATE stores behind valueCheck, which answers those errors as the
+// projection reaches each column, in order. A statement that ignores
+// errors, or one outside strict mode, is left to the engine, which then
+// warns and stores what it can. It runs for every statement
+// (onEveryStatement), after the rules that read values their own way
+// (dates from numbers, blank numbers, trailing spaces), so that it sees
+// the value they hand on.
+const valueErrorRule analyzer.RuleId = 9954
+
+func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if ignoresErrors(n) {
+		return n, transform.SameTree, nil
+	}
+	n, insSame, err := transform.Node(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		ins, ok := node.(*plan.InsertInto)
+		if !ok || ins.Destination == nil {
+			return node, transform.SameTree, nil
+		}
+		// A BEFORE INSERT trigger may give a NULL column a value: the
+		// engine checks NULLs after it has run.
+		t := writtenTable(ins.Destination)
+		nulls := t != nil && !mayTrigger(ctx, t)
+		return rewriteInsertValues(ins, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
+			if !checkable(e) {
+				return e, false, nil
+			}
+			return newValueCheck(e, col, nulls && !col.Nullable), true, nil
+		})
+	})
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	out, same, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		sf, ok := e.(*expression.SetField)
+		if !ok || !checkable(sf.Right()) {
+			return e, transform.SameTree, nil
+		}
+		gf, ok := sf.Left().(*expression.GetField)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		// NULL assigned by SET is setNullRule's.
+		col := &sql.Column{Name: gf.Name(), Type: gf.Type(), Nullable: true}
+		return expression.NewSetField(gf, newValueCheck(sf.Right(), col, false)), transform.NewTree, nil
+	})
+	if insSame == transform.NewTree {
+		same = transform.NewTree
+	}
+	return out, same, err
+}
+
+// checkable says whether e is a value valueCheck should see: not the
+// column's default or automatic value, which the engine evaluates apart,
+// nor one checked already.
+func checkable(e sql.Expression) bool {
+	inner := e
+	if w, ok := e.(*expression.Wrapper); ok {
+		inner = w.Unwrap()
+	}
+	switch inner.(type) {
+	case *sql.ColumnDefaultValue, *expression.AutoIncrement, *valueCheck:
+		return false
+	}
+	return true
+}
+
+// valueCheck is a value bound for column col, refused with MySQL's error
+// when the column cannot hold it and the statement is strict. It hands
+// on the value as it is: the engine converts it.
+type valueCheck struct {
+	sql.Expression
+	col *sql.Column
+	// notNull says to refuse NULL (1048).
+	notNull bool
+	// rows counts the evaluations, a row each: the row an error names.
+	rows *atomic.Int64
+}
+
+func (*valueCheck) storeWrapper() {}
+
+func newValueCheck(e sql.Expression, col *sql.Column, notNull bool) *valueCheck {
+	return &valueCheck{Expression: e, col: col, notNull: notNull, rows: new(atomic.Int64)}
+}
+
+func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := c.Expression.Eval(ctx, row)
+	n := c.rows.Add(1)
+	if err != nil {
+		return nil, err
+	}
+	var bad error
+	if v == nil {
+		if c.notNull {
+			bad = mysql.NewSQLError(mysql.ERBadNullError, "23000", "Column '%s' cannot be null", c.col.Name)
+		}
+	} else {
+		bad = columnValueError(ctx, c.col, v, n)
+	}
+	if bad != nil && strictMode(ctx) {
+		return nil, bad
+	}
+	return v, nil
+}
+
+func (c *valueCheck) Children() []sql.Expression { return []sql.Expression{c.Expression} }
+
+func (c *valueCheck) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return withOneChild(c, children, func(e sql.Expression) sql.Expression {
+		d := *c
+		d.Expression = e
+		return &d
+	})
+}
+
+func (c *valueCheck) String() string      { return c.Expression.String() }
+func (c *valueCheck) DebugString() string { return "valueCheck(" + sql.DebugString(c.Expression) + ")" }
+
+func (c *valueCheck) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.GetCoercibility(ctx, c.Expression)
+}
+
+// columnValueError is MySQL's error for v, not NULL, bound for col at
+// row row, or nil when col holds v (or its error is one the engine's
+// text already gives). Text that fits a text column is let through
+// without the conversion.
+func columnValueError(ctx *sql.Context, col *sql.Column, v any, row int64) error {
+	t := col.Type
+	if s, ok := v.(string); ok && fitsText(t, s) {
+		return nil
+	}
+	_, inRange, err := t.Convert(ctx, v)
+	if err == nil && inRange == sql.InRange {
+		return nil
+	}
+	at := func(code int, state, format string, args ...any) error {
+		return mysql.NewSQLError(code, state, "%s at row %d", fmt.Sprintf(format, args...), row)
+	}
+	switch {
+	case types.ErrLengthBeyondLimit.Is(err), t.Type() == sqltypes.Bit:
+		return at(mysql.ERDataTooLong, "22001", "Data too long for column '%s'", col.Name)
+	case err == nil, sql.ErrValueOutOfRange.Is(err), types.IsYear(t):
+		return at(mysql.ERWarnDataOutOfRange, "22003", "Out of range value for column '%s'", col.Name)
+	case types.IsEnum(t) || types.IsSet(t):
+		return at(erDataTruncated, "01000", "Data truncated for column '%s'", col.Name)
+	case types.IsNumber(t):
+		s, ok := v.(string)
+		if _, whole := numberPrefix(s); !ok || whole {
+			// A number the column's type cannot hold.
+			return at(mysql.ERWarnDataOutOfRange, "22003", "Out of range value for column '%s'", col.Name)
+		}
+		if startsNumber(s) {
+			return at(erDataTruncated, "01000", "Data truncated for column '%s'", col.Name)
+		}
+		kind := "double"
+		switch {
+		case types.IsInteger(t):
+			kind = "integer"
+		case types.IsDecimal(t):
+			kind = "decimal"
+		}
+		return at(mysql.ERTruncatedWrongValueForField, "HY000", "Incorrect %s value: '%s' for column '%s'", kind, s, col.Name)
+	case types.IsTime(t) || isTimeType(t):
+		kind := "datetime"
+		switch {
+		case types.IsDateType(t):
+			kind = "date"
+		case isTimeType(t):
+			kind = "time"
+		}
+		return at(erTruncatedWrongValue, "22007", "Incorrect %s value: '%s' for column '%s'", kind, fmt.Sprint(v), col.Name)
+	}
+	return nil
+}
+
+// erDataTruncated is MySQL's WARN_DATA_TRUNCATED, an error in strict
+// mode.
+const erDataTruncated = 1265
+
+// fitsText says whether s is valid UTF-8 that a CHAR, VARCHAR or TEXT
+// column of a UTF-8 character set holds as it is.
+func fitsText(t sql.Type, s string) bool {
+	st, ok := t.(sql.StringType)
+	if !ok || !types.IsText(t) || !utf8.ValidString(s) {
+		return false
+	}
+	switch cs := st.CharacterSet(); cs {
+	case sql.CharacterSet_utf8mb4, sql.CharacterSet_utf8mb3:
+	default:
+		return false
+	}
+	if types.IsTextBlob(t) {
+		return int64(len(s)) <= st.MaxByteLength()
+	}
+	return int64(len(s)) <= st.MaxCharacterLength() || int64(utf8.RuneCountInString(s)) <= st.MaxCharacterLength()
+}
+
+// startsNumber says whether s, after blanks and a sign, starts with a
+// number ('5x', '.5x'), which MySQL stores cut short ("Data truncated")
+// where it refuses text that does not ("Incorrect integer value").
+func startsNumber(s string) bool {
+	s = strings.TrimLeft(s, " \t\n\r")
+	s = strings.TrimLeft(s, "+-")
+	s = strings.TrimPrefix(s, ".")
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}

@@ -1,0 +1,67 @@
+package sqlext_test
+
+import (
+	"testing"
+)
+
+// TestValueErrorsAsMySQL: a value its column cannot hold fails a strict
+// INSERT, REPLACE, INSERT ... SELECT, UPDATE or ON DUPLICATE KEY UPDATE
+// with MySQL's code and text, naming the column and the row, and of a
+// row's several bad values the first column's is answered (a NULL in a
+// later NOT NULL column does not come first); nothing is written. The
+// codes and rows are MariaDB 10.11's, the texts MySQL 8.0's (MariaDB
+// names a column `db`.`table`.`column` in 1366 and 1292). The engine
+// answered some with 1105 and most with texts of its own, without the
+// row. Under IGNORE the values are stored as before, with warnings.
+func TestValueErrorsAsMySQL(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE ve", "USE ve",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(6), c DECIMAL(6,2) NOT NULL DEFAULT 1.50)",
+		"CREATE TABLE ty (f DOUBLE, d DATE, dt DATETIME, e ENUM('a','b'), tm TIME, y YEAR, bt BIT(2))",
+		"INSERT INTO t VALUES (1, 1, 'a', 1), (2, 2, 'b', 2)")
+	cases := []struct {
+		q     string
+		code  uint16
+		state string
+		msg   string
+	}{
+		{"INSERT INTO t VALUES (-1, 50, 'long-text', NULL)", 1406, "22001", "Data too long for column 'b' at row 1"},
+		{"REPLACE INTO t VALUES (-1, 50, 'long-text', NULL)", 1406, "22001", "Data too long for column 'b' at row 1"},
+		{"INSERT INTO t VALUES (-1, 'x', 'a', NULL)", 1366, "HY000", "Incorrect integer value: 'x' for column 'a' at row 1"},
+		{"INSERT INTO t VALUES (3, 1, 'a', 1), (-1, 'x', 'a', 2)", 1366, "HY000", "Incorrect integer value: 'x' for column 'a' at row 2"},
+		{"INSERT INTO t VALUES (-1, 1, 'a', NULL)", 1048, "23000", "Column 'c' cannot be null"},
+		{"INSERT INTO t VALUES (-1, 1, 'a', 'zz')", 1366, "HY000", "Incorrect decimal value: 'zz' for column 'c' at row 1"},
+		{"INSERT INTO t VALUES (-1, 1, 'a', 12345678)", 1264, "22003", "Out of range value for column 'c' at row 1"},
+		{"INSERT INTO t VALUES (-1, ' 5x', 'a', 1)", 1265, "01000", "Data truncated for column 'a' at row 1"},
+		{"INSERT INTO ty (f) VALUES ('x')", 1366, "HY000", "Incorrect double value: 'x' for column 'f' at row 1"},
+		{"INSERT INTO ty (f) VALUES ('1x')", 1265, "01000", "Data truncated for column 'f' at row 1"},
+		{"INSERT INTO ty (d) VALUES ('2024-13-01')", 1292, "22007", "Incorrect date value: '2024-13-01' for column 'd' at row 1"},
+		{"INSERT INTO ty (dt) VALUES ('zz')", 1292, "22007", "Incorrect datetime value: 'zz' for column 'dt' at row 1"},
+		{"INSERT INTO ty (e) VALUES ('c')", 1265, "01000", "Data truncated for column 'e' at row 1"},
+		{"INSERT INTO ty (tm) VALUES ('x')", 1292, "22007", "Incorrect time value: 'x' for column 'tm' at row 1"},
+		{"INSERT INTO ty (y) VALUES (3000)", 1264, "22003", "Out of range value for column 'y' at row 1"},
+		{"INSERT INTO ty (bt) VALUES (7)", 1406, "22001", "Data too long for column 'bt' at row 1"},
+		{"INSERT INTO t SELECT id + 10, 'x', b, c FROM t", 1366, "HY000", "Incorrect integer value: 'x' for column 'a' at row 1"},
+		{"UPDATE t SET a = 'x' WHERE id = 2", 1366, "HY000", "Incorrect integer value: 'x' for column 'a' at row 1"},
+		{"UPDATE t SET b = CONCAT(b, 'long-text') WHERE id > 1", 1406, "22001", "Data too long for column 'b' at row 1"},
+		{"UPDATE t SET a = IF(id = 2, 'x', 5) ORDER BY id", 1366, "HY000", "Incorrect integer value: 'x' for column 'a' at row 2"},
+		{"UPDATE t SET a = 99999999999", 1264, "22003", "Out of range value for column 'a' at row 1"},
+		{"UPDATE t SET c = 'zz'", 1366, "HY000", "Incorrect decimal value: 'zz' for column 'c' at row 1"},
+		{"UPDATE t SET b = 'long-text', c = NULL", 1406, "22001", "Data too long for column 'b' at row 1"},
+		{"UPDATE t SET c = NULL, b = 'long-text'", 1048, "23000", "Column 'c' cannot be null"},
+		{"INSERT INTO t VALUES (1, 1, 'a', 1) ON DUPLICATE KEY UPDATE a = 'q'", 1366, "HY000", "Incorrect integer value: 'q' for column 'a' at row 1"},
+	}
+	for _, c := range cases {
+		_, err := db.Exec(c.q)
+		wantMySQLMessage(t, c.q, err, c.code, c.state, c.msg)
+	}
+	wantAnswers(t, db, "nothing written", map[string]string{
+		"SELECT id, a, b, c FROM t ORDER BY id": "1,1,a,1.00;2,2,b,2.00",
+		"SELECT COUNT(*) FROM ty":               "0",
+	})
+	mustExecAll(t, db, "INSERT IGNORE INTO t VALUES (4, 'x', 'long-text', NULL)")
+	wantAnswers(t, db, "ignored", map[string]string{
+		"SELECT id, a, b, c FROM t WHERE id > 3 ORDER BY id": "4,0,long-t,0.00",
+	})
+}
