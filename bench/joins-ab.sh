@@ -12,19 +12,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
-BINS=("$1" "$2")
 ROWS=${3:-100000}
 RUNS=${4:-9}
 need mariadb-client bc
 
 PORTS=(3433 3434)
-WORK=$(mktemp -d)
-PIDS=()
-trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for i in 0 1; do
-	"${BINS[$i]}" serve --addr "127.0.0.1:${PORTS[$i]}" --data-dir "$WORK/data$i" --log-level error >"$WORK/server$i.log" 2>&1 &
-	PIDS+=($!)
-done
+serve_builds "$1" "$2" "${PORTS[@]}"
 join_tables "$WORK" "$ROWS"
 for i in 0 1; do
 	wait_port "${PORTS[$i]}"

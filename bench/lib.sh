@@ -116,3 +116,26 @@ load_join_tables() { # port dir
 
 # median prints the median of the numbers on its input, one a line.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+# load_csv writes FILE, ROWS rows of an integer key, an integer, a quoted
+# text with a comma in it, a DECIMAL and a DATE, and sets LOAD_TABLE, the
+# CREATE TABLE of ld.t they load into.
+load_csv() { # file rows
+	awk -v n="$2" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,%d,\"name %d, the %dth\",%d.%02d,2024-%02d-%02d\n", i, i * 7 % 1000, i, i, i % 1000, i % 100, i % 12 + 1, i % 28 + 1 }' >"$1"
+	LOAD_TABLE="CREATE TABLE ld.t (id INT PRIMARY KEY, n INT, name VARCHAR(40), amount DECIMAL(8,2), day DATE)"
+}
+
+# serve_builds starts two builds of sqlearn, BIN0 on PORT0 and BIN1 on
+# PORT1, each on a fresh data dir in a new temporary directory $WORK,
+# removed with both servers when the script exits; wait_port waits for
+# each.
+serve_builds() { # bin0 bin1 port0 port1
+	WORK=$(mktemp -d)
+	BUILD_PIDS=()
+	trap 'kill "${BUILD_PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+	local i bins=("$1" "$2") ports=("$3" "$4")
+	for i in 0 1; do
+		"${bins[$i]}" serve --addr "127.0.0.1:${ports[$i]}" --data-dir "$WORK/data$i" --log-level error >"$WORK/server$i.log" 2>&1 &
+		BUILD_PIDS+=($!)
+	done
+}

@@ -20,9 +20,8 @@ need mariadb-server mariadb-client bc
 SQLEARN_PORT=3417 MARIADB_PORT=3418
 ROOT=$(pwd)
 serve_both
-awk -v n="$ROWS" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,%d,\"name %d, the %dth\",%d.%02d,2024-%02d-%02d\n", i, i * 7 % 1000, i, i, i % 1000, i % 100, i % 12 + 1, i % 28 + 1 }' >"$WORK/rows.csv"
+load_csv "$WORK/rows.csv" "$ROWS"
 
-TABLE="CREATE TABLE ld.t (id INT PRIMARY KEY, n INT, name VARCHAR(40), amount DECIMAL(8,2), day DATE)"
 LOAD="LOAD DATA LOCAL INFILE '$WORK/rows.csv' INTO TABLE ld.t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"'"
 
 declare -A SECS
@@ -30,7 +29,7 @@ for name in sqlearn mariadb; do
 	port=$SQLEARN_PORT
 	[ $name = mariadb ] && port=$MARIADB_PORT
 	sql() { mariadb -h 127.0.0.1 -P "$port" -u root --local-infile=1 -N -e "$1"; }
-	sql "SET GLOBAL local_infile = 1; CREATE DATABASE ld; $TABLE"
+	sql "SET GLOBAL local_infile = 1; CREATE DATABASE ld; $LOAD_TABLE"
 	times=()
 	for _ in $(seq 1 "$RUNS"); do
 		sql "TRUNCATE ld.t"
