@@ -163,6 +163,7 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 	// a few: a chunk's full size cost more to clear than a catalog row
 	// to encode); the ones after it are made full size.
 	var chunk []storage.Row
+	flushed := false // a chunk went: the next is made full size, when a row comes
 	var autoFloor uint64 // the largest AUTO_INCREMENT value given so far
 	flush := func() error {
 		if len(chunk) == 0 {
@@ -179,7 +180,7 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 		if err := pipe.submit(op, int64(len(chunk)), nil); err != nil {
 			return err
 		}
-		chunk = make([]storage.Row, 0, bulkChunkRows)
+		chunk, flushed = nil, true
 		return nil
 	}
 	err = rows(func(r sql.Row) error {
@@ -221,6 +222,9 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 			if sr[i], err = t.codecs[i].toStorage(cv); err != nil {
 				return err
 			}
+		}
+		if chunk == nil && flushed {
+			chunk = make([]storage.Row, 0, bulkChunkRows)
 		}
 		chunk = append(chunk, sr)
 		if len(chunk) == bulkChunkRows {
