@@ -163,7 +163,7 @@ func (p *Provider) BulkInsert(ctx *sql.Context, db, table string, rows func(emit
 	// a few: a chunk's full size cost more to clear than a catalog row
 	// to encode); the ones after it are made full size.
 	var chunk []storage.Row
-	flushed := false // a chunk went: the next is made full size, when a row comes
+	flushed := false     // a chunk went: the next is made full size, when a row comes
 	var autoFloor uint64 // the largest AUTO_INCREMENT value given so far
 	flush := func() error {
 		if len(chunk) == 0 {

@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -29,9 +30,11 @@ import (
 // MySQL takes the row's columns in order. valueErrorRule puts each value
 // an INSERT (VALUES, SELECT or LOAD DATA), an UPDATE or an ON DUPLICATE
 // KEY UPDATE stores behind valueCheck, which answers those errors as the
-// projection reaches each column, in order. A statement that ignores
-// errors, or one outside strict mode, is left to the engine, which then
-// warns and stores what it can. It runs for every statement
+// projection reaches each column, in order. Outside strict mode it stores
+// what MySQL does, with the error's text as a warning (the engine refused
+// such values as in strict mode). A statement that ignores errors is left
+// to the engine, which then stores what it can, with a warning. It runs
+// for every statement
 // (onEveryStatement), after the rules that read values their own way
 // (dates from numbers, blank numbers, trailing spaces), so that it sees
 // the value they hand on.
@@ -126,10 +129,70 @@ func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	} else {
 		bad = columnValueError(ctx, c.col, v, n)
 	}
-	if bad != nil && strictMode(ctx) {
+	if bad == nil {
+		return v, nil
+	}
+	if strictMode(ctx) {
 		return nil, bad
 	}
-	return v, nil
+	return lenientValue(ctx, c.col, v, n, bad)
+}
+
+// lenientValue is what a statement outside strict mode stores for v,
+// which column col cannot hold (bad, columnValueError's error for it), as
+// MySQL stores it, with bad's text as a warning: text cut to the
+// column's length ("Data truncated"), the number in front of text ('5x'
+// is 5), 0 for text that is no number. Other values keep their error, which the engine answers.
+func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error) (any, error) {
+	var me *mysql.SQLError
+	if !errors.As(bad, &me) {
+		return nil, bad
+	}
+	t := col.Type
+	s, isText := v.(string)
+	code, msg := int(me.Num), me.Message
+	var out any
+	switch {
+	case me.Num == mysql.ERDataTooLong && isText && types.IsText(t):
+		out = cutText(t, s)
+		code, msg = erDataTruncated, fmt.Sprintf("Data truncated for column '%s' at row %d", col.Name, row)
+	case me.Num == erDataTruncated && isText && types.IsNumber(t):
+		prefix, _ := numberPrefix(s)
+		out = prefix
+		if types.IsInteger(t) || types.IsDecimal(t) {
+			// The number in front may be beyond the column's range
+			// too: its bound, with that warning.
+			var err error
+			if out, err = storedInRange(ctx, t, prefix, col.Name, row, true); err != nil {
+				return nil, err
+			}
+		}
+	case me.Num == mysql.ERTruncatedWrongValueForField && types.IsNumber(t):
+		out = "0"
+	default:
+		return nil, bad
+	}
+	ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: code, Message: msg})
+	return out, nil
+}
+
+// cutText is s cut to what text column type t holds: its length in
+// characters, or for TEXT types in bytes, at a character's boundary.
+func cutText(t sql.Type, s string) string {
+	st := t.(sql.StringType)
+	if types.IsTextBlob(t) {
+		end := int(st.MaxByteLength())
+		for end > 0 && end < len(s) && !utf8.RuneStart(s[end]) {
+			end--
+		}
+		return s[:min(end, len(s))]
+	}
+	end, n := 0, int(st.MaxCharacterLength())
+	for i := 0; i < n && end < len(s); i++ {
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+	}
+	return s[:end]
 }
 
 func (c *valueCheck) Children() []sql.Expression { return []sql.Expression{c.Expression} }

@@ -1,6 +1,7 @@
 package sqlext_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -12,7 +13,10 @@ import (
 // codes and rows are MariaDB 10.11's, the texts MySQL 8.0's (MariaDB
 // names a column `db`.`table`.`column` in 1366 and 1292). The engine
 // answered some with 1105 and most with texts of its own, without the
-// row. Under IGNORE the values are stored as before, with warnings.
+// row. Under IGNORE the values are stored as before, with warnings;
+// outside strict mode they are stored as MySQL stores them (text cut to
+// the column, the number in front of text, 0, a range's bound), each
+// error a warning (the engine refused them as in strict mode).
 func TestValueErrorsAsMySQL(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -63,5 +67,39 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 	mustExecAll(t, db, "INSERT IGNORE INTO t VALUES (4, 'x', 'long-text', NULL)")
 	wantAnswers(t, db, "ignored", map[string]string{
 		"SELECT id, a, b, c FROM t WHERE id > 3 ORDER BY id": "4,0,long-t,0.00",
+	})
+
+	// Outside strict mode the values are stored as MySQL stores them,
+	// each error a warning.
+	mustExecAll(t, db, "SET sql_mode = ''",
+		"CREATE TABLE ns (id INT PRIMARY KEY, a INT, b VARCHAR(4), c DECIMAL(6,2), f DOUBLE, u TINYINT UNSIGNED, ch CHAR(3))")
+	warns := func(q string, want ...string) {
+		t.Helper()
+		mustExec(t, db, q)
+		var got []string
+		for _, w := range queryStrings(t, db, "SHOW WARNINGS") {
+			got = append(got, strings.Join(w, " "))
+		}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("%s: warnings\n%q, want\n%q", q, got, want)
+		}
+	}
+	warns("INSERT INTO ns VALUES (1, '5x', 'long-text', 'zz', '1.5x', 300, 'abcdef')",
+		"Warning 1265 Data truncated for column 'a' at row 1",
+		"Warning 1265 Data truncated for column 'b' at row 1",
+		"Warning 1366 Incorrect decimal value: 'zz' for column 'c' at row 1",
+		"Warning 1265 Data truncated for column 'f' at row 1",
+		"Warning 1264 Out of range value for column 'u' at row 1",
+		"Warning 1265 Data truncated for column 'ch' at row 1")
+	warns("INSERT INTO ns (id, a, c, f, u) VALUES (2, 'x', '12345678', 'x', -1)",
+		"Warning 1366 Incorrect integer value: 'x' for column 'a' at row 1",
+		"Warning 1264 Out of range value for column 'c' at row 1",
+		"Warning 1366 Incorrect double value: 'x' for column 'f' at row 1",
+		"Warning 1264 Out of range value for column 'u' at row 1")
+	warns("UPDATE ns SET a = 'q7', b = 'abcdefgh' WHERE id = 2",
+		"Warning 1366 Incorrect integer value: 'q7' for column 'a' at row 1",
+		"Warning 1265 Data truncated for column 'b' at row 1")
+	wantAnswers(t, db, "not strict", map[string]string{
+		"SELECT id, a, b, c, f, u, ch FROM ns ORDER BY id": "1,5,long,0.00,1.5,255,abc;2,0,abcd,9999.99,0,0,NULL",
 	})
 }
