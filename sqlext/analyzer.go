@@ -73,6 +73,7 @@ func init() {
 	onEveryStatement(doubleDecimalsRule, doubleDecimals)
 	onEveryStatement(excessSpacesRule, excessSpacesCut)
 	onEveryStatement(valueErrorRule, valueErrors)
+	onEveryStatement(aggregateNullsRule, aggregateNulls)
 	onEveryStatement(afterPlanningRule, sessionAfterPlanning)
 }
 

@@ -1,0 +1,47 @@
+package sqlext_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestAggregatesDescribedNullable: a result column of MIN, MAX, SUM,
+// AVG or GROUP_CONCAT, or of an expression of one, is described to the
+// client as one that may be NULL, as MySQL and MariaDB 10.11 describe it
+// (the column flags, read through the Go driver), with or without GROUP
+// BY, ORDER BY, LIMIT, DISTINCT or a window, read from a view or a
+// derived table; COUNT and plain NOT NULL
+// columns stay NOT NULL (MariaDB also describes the id beside a window
+// as nullable, MySQL not). The engine described every aggregate but AVG as
+// NOT NULL.
+func TestAggregatesDescribedNullable(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE an", "USE an",
+		"CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, a INT NOT NULL, s VARCHAR(5) NOT NULL)",
+		"INSERT INTO t VALUES (1, 1, 5, 'x')",
+		"CREATE VIEW v AS SELECT g, MAX(a) AS m FROM t GROUP BY g")
+	for q, want := range map[string]string{
+		"SELECT MAX(a), COUNT(*), SUM(a), MIN(a) + 1, AVG(a), MIN(s), GROUP_CONCAT(s) FROM t": "true false true true true true true",
+		"SELECT g, MAX(a) AS m FROM t GROUP BY g ORDER BY g LIMIT 5":                          "false true",
+		"SELECT DISTINCT MAX(a) FROM t GROUP BY g":                                            "true",
+		"SELECT g, SUM(a) FROM t GROUP BY g HAVING SUM(a) > 1":                                "false true",
+		"SELECT MAX(a) OVER (), COUNT(*) OVER (), id FROM t":                                  "true false false",
+		"SELECT id, a FROM t":    "false false",
+		"SELECT g, m + 1 FROM v": "false true",
+		"SELECT x.m, t.a FROM (SELECT g, MAX(a) AS m FROM t GROUP BY g) x JOIN t ON t.g = x.g": "true false",
+	} {
+		var got []string
+		for _, c := range resultColumns(t, db, q) {
+			nullable, ok := c.Nullable()
+			if !ok {
+				t.Fatalf("%s: the driver reads no nullability", q)
+			}
+			got = append(got, fmt.Sprint(nullable))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: nullable %v, want %s", q, got, want)
+		}
+	}
+}
