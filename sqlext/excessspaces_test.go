@@ -17,23 +17,12 @@ func TestExcessTrailingSpaces(t *testing.T) {
 	db.SetMaxOpenConns(1)
 	mustExecAll(t, db, "CREATE DATABASE xs", "USE xs",
 		"CREATE TABLE e (id INT PRIMARY KEY, c CHAR(3), v VARCHAR(3))")
-	notes := func(q string, want ...string) {
-		t.Helper()
-		mustExec(t, db, q)
-		var got []string
-		for _, w := range queryStrings(t, db, "SHOW WARNINGS") {
-			got = append(got, strings.Join(w, " "))
-		}
-		if strings.Join(got, "; ") != strings.Join(want, "; ") {
-			t.Errorf("%s: warnings %q, want %q", q, got, want)
-		}
-	}
 	cut := func(row string) string { return "Note 1265 Data truncated for column 'v' at row " + row }
-	notes("INSERT INTO e VALUES (1,'ab    ','ab    '),(2,'é  ','xyz   ')", cut("1"), cut("2"))
-	notes("INSERT INTO e SELECT id + 10, CONCAT(c, '     '), CONCAT(v, '    ') FROM e", cut("1"), cut("2"))
-	notes("UPDATE e SET v = CONCAT(v, '  ') WHERE id = 1", cut("1"))
-	notes("INSERT INTO e VALUES (1,'a','b') ON DUPLICATE KEY UPDATE c = 'zz     ', v = 'yy        '", cut("1"))
-	notes("UPDATE e SET c = 'é     ' WHERE id = 12")
+	wantLeveledWarnings(t, db, "INSERT INTO e VALUES (1,'ab    ','ab    '),(2,'é  ','xyz   ')", cut("1"), cut("2"))
+	wantLeveledWarnings(t, db, "INSERT INTO e SELECT id + 10, CONCAT(c, '     '), CONCAT(v, '    ') FROM e", cut("1"), cut("2"))
+	wantLeveledWarnings(t, db, "UPDATE e SET v = CONCAT(v, '  ') WHERE id = 1", cut("1"))
+	wantLeveledWarnings(t, db, "INSERT INTO e VALUES (1,'a','b') ON DUPLICATE KEY UPDATE c = 'zz     ', v = 'yy        '", cut("1"))
+	wantLeveledWarnings(t, db, "UPDATE e SET c = 'é     ' WHERE id = 12")
 	wantAnswers(t, db, "cut", map[string]string{
 		"SELECT id, CONCAT('[', c, ']'), CONCAT('[', v, ']') FROM e ORDER BY id": "1,[zz],[yy ];2,[é],[xyz];11,[ab],[ab ];12,[é],[xyz]",
 	})

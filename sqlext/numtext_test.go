@@ -2,6 +2,8 @@ package sqlext_test
 
 import (
 	"database/sql"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -103,6 +105,20 @@ func wantWarnings(t *testing.T, db *sql.DB, q string, want ...string) {
 			t.Errorf("%s: warnings %q, want %q", q, got, want)
 			return
 		}
+	}
+}
+
+// wantLeveledWarnings runs q and compares the warnings it left, each as
+// its level, code and message, with want.
+func wantLeveledWarnings(t *testing.T, db *sql.DB, q string, want ...string) {
+	t.Helper()
+	mustExec(t, db, q)
+	var got []string
+	for _, w := range queryStrings(t, db, "SHOW WARNINGS") {
+		got = append(got, strings.Join(w, " "))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: warnings\n%q, want\n%q", q, got, want)
 	}
 }
 

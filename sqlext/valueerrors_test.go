@@ -1,7 +1,6 @@
 package sqlext_test
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -73,30 +72,19 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 	// each error a warning.
 	mustExecAll(t, db, "SET sql_mode = ''",
 		"CREATE TABLE ns (id INT PRIMARY KEY, a INT, b VARCHAR(4), c DECIMAL(6,2), f DOUBLE, u TINYINT UNSIGNED, ch CHAR(3))")
-	warns := func(q string, want ...string) {
-		t.Helper()
-		mustExec(t, db, q)
-		var got []string
-		for _, w := range queryStrings(t, db, "SHOW WARNINGS") {
-			got = append(got, strings.Join(w, " "))
-		}
-		if strings.Join(got, "; ") != strings.Join(want, "; ") {
-			t.Errorf("%s: warnings\n%q, want\n%q", q, got, want)
-		}
-	}
-	warns("INSERT INTO ns VALUES (1, '5x', 'long-text', 'zz', '1.5x', 300, 'abcdef')",
+	wantLeveledWarnings(t, db, "INSERT INTO ns VALUES (1, '5x', 'long-text', 'zz', '1.5x', 300, 'abcdef')",
 		"Warning 1265 Data truncated for column 'a' at row 1",
 		"Warning 1265 Data truncated for column 'b' at row 1",
 		"Warning 1366 Incorrect decimal value: 'zz' for column 'c' at row 1",
 		"Warning 1265 Data truncated for column 'f' at row 1",
 		"Warning 1264 Out of range value for column 'u' at row 1",
 		"Warning 1265 Data truncated for column 'ch' at row 1")
-	warns("INSERT INTO ns (id, a, c, f, u) VALUES (2, 'x', '12345678', 'x', -1)",
+	wantLeveledWarnings(t, db, "INSERT INTO ns (id, a, c, f, u) VALUES (2, 'x', '12345678', 'x', -1)",
 		"Warning 1366 Incorrect integer value: 'x' for column 'a' at row 1",
 		"Warning 1264 Out of range value for column 'c' at row 1",
 		"Warning 1366 Incorrect double value: 'x' for column 'f' at row 1",
 		"Warning 1264 Out of range value for column 'u' at row 1")
-	warns("UPDATE ns SET a = 'q7', b = 'abcdefgh' WHERE id = 2",
+	wantLeveledWarnings(t, db, "UPDATE ns SET a = 'q7', b = 'abcdefgh' WHERE id = 2",
 		"Warning 1366 Incorrect integer value: 'q7' for column 'a' at row 1",
 		"Warning 1265 Data truncated for column 'b' at row 1")
 	wantAnswers(t, db, "not strict", map[string]string{
