@@ -1,6 +1,8 @@
 package sqlext
 
 import (
+	"slices"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -14,10 +16,12 @@ import (
 // that reads the column flags (JDBC's isNullable, an ORM mapping a result
 // to a type) took them for values never missing. aggregateNullsRule marks
 // the query's result columns that read such an aggregate, or an
-// expression of one that the engine holds NULL when it is (MAX(a) + 1;
-// COALESCE(MAX(a), 0) stays NOT NULL), as nullable, by rewriting the
-// reads of the aggregate in the query's last projection. It runs for
-// every statement (onEveryStatement).
+// expression of one that the engine holds NULL when it is (MAX(a) + 1),
+// as nullable, by rewriting the reads of the aggregate in the query's
+// last projection. There it also describes COALESCE and IFNULL as MySQL
+// does, NOT NULL when an argument is (COALESCE(MAX(a), 0)), where the
+// engine looked at their first argument alone. It runs for every
+// statement (onEveryStatement).
 const aggregateNullsRule analyzer.RuleId = 9953
 
 func aggregateNulls(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -46,13 +50,14 @@ func nullableResult(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	case *plan.Project:
 		ids := nullableAggregateIds(x.Child)
 		at := nullableAggregatesAt(x.Child)
-		if len(ids) == 0 && at == nil {
-			return n, transform.SameTree, nil
-		}
 		exprs := make([]sql.Expression, len(x.Projections))
 		same := transform.SameTree
 		for i, e := range x.Projections {
 			ne, s, err := transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+				if e.IsNullable() && firstNonNull[functionName(e)] &&
+					slices.ContainsFunc(e.Children(), func(c sql.Expression) bool { return !c.IsNullable() }) {
+					return &notNull{Expression: e}, transform.NewTree, nil
+				}
 				gf, ok := e.(*expression.GetField)
 				if !ok || gf.IsNullable() || !ids[gf.Id()] && !(gf.Index() >= 0 && gf.Index() < len(at) && at[gf.Index()]) {
 					return e, transform.SameTree, nil
@@ -75,6 +80,24 @@ func nullableResult(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		return out, transform.NewTree, err
 	}
 	return n, transform.SameTree, nil
+}
+
+// firstNonNull are the functions whose result is NULL only when every
+// argument is: the engine describes them by their first argument alone.
+var firstNonNull = map[string]bool{"coalesce": true, "ifnull": true}
+
+// notNull is an expression described as NOT NULL, which the engine
+// describes otherwise.
+type notNull struct{ sql.Expression }
+
+func (n *notNull) IsNullable() bool           { return false }
+func (n *notNull) Children() []sql.Expression { return []sql.Expression{n.Expression} }
+func (n *notNull) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return withOneChild(n, children, func(e sql.Expression) sql.Expression { return &notNull{Expression: e} })
+}
+
+func (n *notNull) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
+	return sql.GetCoercibility(ctx, n.Expression)
 }
 
 // nullableAggregateIds are the column ids by which a projection above n

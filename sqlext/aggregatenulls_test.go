@@ -13,14 +13,15 @@ import (
 // BY, ORDER BY, LIMIT, DISTINCT or a window, read from a view or a
 // derived table; COUNT and plain NOT NULL
 // columns stay NOT NULL (MariaDB also describes the id beside a window
-// as nullable, MySQL not). The engine described every aggregate but AVG as
+// as nullable, MySQL not), and so do COALESCE and IFNULL with an argument
+// that is, which the engine described by their first argument alone. The engine described every aggregate but AVG as
 // NOT NULL.
 func TestAggregatesDescribedNullable(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
 	mustExecAll(t, db, "CREATE DATABASE an", "USE an",
-		"CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, a INT NOT NULL, s VARCHAR(5) NOT NULL)",
-		"INSERT INTO t VALUES (1, 1, 5, 'x')",
+		"CREATE TABLE t (id INT PRIMARY KEY, g INT NOT NULL, a INT NOT NULL, s VARCHAR(5) NOT NULL, n INT)",
+		"INSERT INTO t VALUES (1, 1, 5, 'x', NULL)",
 		"CREATE VIEW v AS SELECT g, MAX(a) AS m FROM t GROUP BY g")
 	for q, want := range map[string]string{
 		"SELECT MAX(a), COUNT(*), SUM(a), MIN(a) + 1, AVG(a), MIN(s), GROUP_CONCAT(s) FROM t": "true false true true true true true",
