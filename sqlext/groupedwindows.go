@@ -71,6 +71,7 @@ func groupWindowed(sel *ast.Select) {
 	outer.From = ast.TableExprs{&ast.AliasedTableExpr{Expr: &ast.Subquery{Select: inner}, As: ast.NewTableIdent(groupedDerived),
 		Auth: ast.AuthInformation{AuthType: ast.AuthType_IGNORE}}}
 	outer.Where, outer.GroupBy, outer.Having = nil, nil, nil
+	names := tableNames(sel.From)
 	for _, e := range outer.SelectExprs {
 		ae, ok := e.(*ast.AliasedExpr)
 		if !ok {
@@ -79,13 +80,16 @@ func groupWindowed(sel *ast.Select) {
 		if c, ok := ae.Expr.(*ast.ColName); ok && ae.As.IsEmpty() {
 			ae.As = c.Name // a column is named by its name, not the derived table's
 		}
+		correlatedSubstituted(ae.Expr, groups, subs, names)
 		ae.Expr = substitute(ae.Expr, subs)
 	}
 	if sel.Having != nil {
-		cond := substitute(aliasesExpanded(sel.Having.Expr, outer.SelectExprs), subs)
-		outer.Where = &ast.Where{Type: ast.WhereStr, Expr: cond}
+		cond := aliasesExpanded(sel.Having.Expr, outer.SelectExprs)
+		correlatedSubstituted(cond, groups, subs, names)
+		outer.Where = &ast.Where{Type: ast.WhereStr, Expr: substitute(cond, subs)}
 	}
 	for _, o := range outer.OrderBy {
+		correlatedSubstituted(o.Expr, groups, subs, names)
 		o.Expr = substitute(o.Expr, subs)
 	}
 	for _, w := range outer.Window {
@@ -298,4 +302,79 @@ func aliasesExpanded(e ast.Expr, sel ast.SelectExprs) ast.Expr {
 		e = ast.ReplaceExpr(e, c, aliases[c.Name.Lowered()])
 	}
 	return e
+}
+
+// correlatedSubstituted replaces, in each subquery within e, the columns
+// of the grouped tables (names) that a GROUP BY expression of groups
+// names with the derived table's column, so that a correlated subquery
+// (SELECT COUNT(*) FROM b WHERE b.v = a.g) reads the group's value: the
+// tables it referred to are inside the derived table now. A column is
+// taken as the outer table's only when it is qualified by that table's
+// name and the subquery has no table of that name itself.
+func correlatedSubstituted(e ast.Expr, groups []ast.Expr, subs []substitution, names map[string]bool) {
+	if e == nil || len(names) == 0 {
+		return
+	}
+	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
+		sq, ok := node.(*ast.Subquery)
+		if !ok {
+			return true, nil
+		}
+		inner, ok := sq.Select.(*ast.Select)
+		if !ok {
+			return false, nil
+		}
+		own := tableNames(inner.From)
+		var found []*ast.ColName
+		_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
+			c, ok := node.(*ast.ColName)
+			if !ok || c.Qualifier.IsEmpty() {
+				return true, nil
+			}
+			q := strings.ToLower(c.Qualifier.Name.String())
+			if names[q] && !own[q] {
+				found = append(found, c)
+			}
+			return true, nil
+		}, inner.SelectExprs, inner.Where, inner.Having, inner.OrderBy)
+		for _, c := range found {
+			for i, g := range groups {
+				if sameColumn(c, g) {
+					to := ast.Expr(&ast.ColName{Name: subs[i].to.(*ast.ColName).Name, Qualifier: subs[i].to.(*ast.ColName).Qualifier})
+					for _, part := range []ast.SQLNode{inner.Where, inner.Having} {
+						if w, ok := part.(*ast.Where); ok && w != nil {
+							w.Expr = ast.ReplaceExpr(w.Expr, c, to)
+						}
+					}
+					for _, se := range inner.SelectExprs {
+						if ae, ok := se.(*ast.AliasedExpr); ok {
+							ae.Expr = ast.ReplaceExpr(ae.Expr, c, to)
+						}
+					}
+					break
+				}
+			}
+		}
+		return false, nil
+	}, e)
+}
+
+// tableNames are the names by which from's tables are read (their
+// aliases, or their names), in lower case.
+func tableNames(from ast.TableExprs) map[string]bool {
+	out := map[string]bool{}
+	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
+		switch t := node.(type) {
+		case *ast.Subquery:
+			return false, nil
+		case *ast.AliasedTableExpr:
+			if !t.As.IsEmpty() {
+				out[strings.ToLower(t.As.String())] = true
+			} else if tn, ok := t.Expr.(ast.TableName); ok {
+				out[strings.ToLower(tn.Name.String())] = true
+			}
+		}
+		return true, nil
+	}, from)
+	return out
 }

@@ -46,3 +46,21 @@ func TestNTileIsAnInteger(t *testing.T) {
 		"SELECT b + 1 FROM (SELECT NTILE(2) OVER (ORDER BY id) AS b FROM s) d ORDER BY b": "2;2;3",
 	})
 }
+
+// TestGroupedWindowsWithCorrelatedSubqueries: a grouped SELECT with window
+// functions may hold a subquery that reads a grouped column of the outer
+// table (a.g, x.g) in its select list, HAVING and ORDER BY, and one whose
+// own table has the outer table's name reads its own; the answers are
+// MariaDB 10.11's. They were refused (1146): the grouped tables are read
+// inside a derived table, which the subquery did not name.
+func TestGroupedWindowsWithCorrelatedSubqueries(t *testing.T) {
+	db := inDatabase(t, "gc",
+		"CREATE TABLE a (id INT PRIMARY KEY, g INT)", "CREATE TABLE b (id INT PRIMARY KEY, v INT)",
+		"INSERT INTO a VALUES (1, 1), (2, 1), (3, 2)", "INSERT INTO b VALUES (1, 1), (2, 2), (3, 2)")
+	wantAnswers(t, db, "correlated", map[string]string{
+		"SELECT g, COUNT(*), SUM(COUNT(*)) OVER (ORDER BY g), (SELECT COUNT(*) FROM b WHERE b.v = a.g) AS c FROM a GROUP BY g ORDER BY g": "1,2,2,1;2,1,3,2",
+		"SELECT x.g, RANK() OVER (ORDER BY COUNT(*)), (SELECT MAX(b.id) FROM b WHERE b.v = x.g) m FROM a AS x GROUP BY x.g " +
+			"HAVING (SELECT COUNT(*) FROM b WHERE b.v = x.g) > 0 ORDER BY (SELECT COUNT(*) FROM b WHERE b.v = x.g)": "1,2,1;2,1,3",
+		"SELECT g, ROW_NUMBER() OVER (ORDER BY g), (SELECT COUNT(*) FROM a WHERE a.g = 1) FROM a GROUP BY g ORDER BY g": "1,1,2;2,2,2",
+	})
+}
