@@ -3,6 +3,7 @@ package sqlext
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -101,6 +102,9 @@ func storedInRange(ctx *sql.Context, t sql.Type, v any, col string, row int64, i
 	if v == nil {
 		return v, nil
 	}
+	if s, ok := v.(string); ok && textInRange(t, s) {
+		return v, nil
+	}
 	_, inRange, err := t.Convert(ctx, v)
 	if err == nil && inRange == sql.InRange || err != nil && !types.ErrConvertToDecimalLimit.Is(err) {
 		return v, nil
@@ -119,6 +123,71 @@ func storedInRange(ctx *sql.Context, t sql.Type, v any, col string, row int64, i
 		return lo, nil
 	}
 	return hi, nil
+}
+
+// textInRange says, without converting it, that s is plain decimal
+// text (an optional sign, digits, and for a DECIMAL a point and digits)
+// whose value integer or DECIMAL type t holds, as its rows' text mostly
+// is (LOAD DATA gives every value as text); false means that the
+// conversion must tell.
+func textInRange(t sql.Type, s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	for i < len(s)-1 && s[i] == '0' && s[i+1] >= '0' && s[i+1] <= '9' {
+		i++ // leading zeros
+	}
+	whole := 0
+	for i+whole < len(s) && s[i+whole] >= '0' && s[i+whole] <= '9' {
+		whole++
+	}
+	frac := 0
+	if dt, ok := t.(sql.DecimalType); ok {
+		if j := i + whole; j < len(s) && s[j] == '.' {
+			for j+1+frac < len(s) && s[j+1+frac] >= '0' && s[j+1+frac] <= '9' {
+				frac++
+			}
+			if frac == 0 {
+				return false
+			}
+			whole += 1 + frac
+		}
+		if whole == 0 || i+whole != len(s) {
+			return false
+		}
+		// Digits before the point fewer than the type's, or as many and
+		// no rounding of the fraction that could carry into them.
+		intDigits := whole
+		if frac > 0 {
+			intDigits -= 1 + frac
+		}
+		room := int(dt.Precision()) - int(dt.Scale())
+		return intDigits < room || intDigits == room && frac <= int(dt.Scale())
+	}
+	if whole == 0 || i+whole != len(s) || whole > 18 || !types.IsInteger(t) {
+		return false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return false
+	}
+	bits := 64
+	switch t.Type() {
+	case sqltypes.Int8, sqltypes.Uint8:
+		bits = 8
+	case sqltypes.Int16, sqltypes.Uint16:
+		bits = 16
+	case sqltypes.Int24, sqltypes.Uint24:
+		bits = 24
+	case sqltypes.Int32, sqltypes.Uint32:
+		bits = 32
+	}
+	if types.IsUnsigned(t) {
+		// The engine refuses a minus even before zero ('-0').
+		return s[0] != '-' && (bits == 64 || n < 1<<bits)
+	}
+	return bits == 64 || -1<<(bits-1) <= n && n < 1<<(bits-1)
 }
 
 // numericBounds are the least and greatest values of integer or DECIMAL
