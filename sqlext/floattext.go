@@ -17,7 +17,8 @@ import (
 // shortest digits that read back as the value (for FLOAT, the value to 6
 // significant digits) in positional notation unless the number is very
 // large or very small: 1500000, 0.0000001, 1e15, 1e-16.
-// withMySQLFloats rewrites the float columns of text results that way.
+// withMySQLFloats rewrites the float columns of text results that way
+// (and the fractions and zero YEARs the engine writes otherwise).
 // Binary results (prepared statements) carry the value's bits and need
 // nothing.
 func withMySQLFloats(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
@@ -33,9 +34,25 @@ func withMySQLFloats(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 			if len(res.Rows) > 0 {
 				rewriteFloats(fields, res.Rows)
 				rewriteFractions(fields, res.Rows) // fractions.go
+				rewriteZeroYears(fields, res.Rows)
 			}
 		}
 		return cb(res, more)
+	}
+}
+
+// rewriteZeroYears writes YEAR 0 as MySQL writes it, 0000 (the engine
+// wrote 0; every other YEAR has four digits).
+func rewriteZeroYears(fields []*querypb.Field, rows [][]sqltypes.Value) {
+	for c, f := range fields {
+		if f.Type != querypb.Type_YEAR {
+			continue
+		}
+		for _, row := range rows {
+			if c < len(row) && !row[c].IsNull() && string(row[c].Raw()) == "0" {
+				row[c] = sqltypes.MakeTrusted(querypb.Type_YEAR, []byte("0000"))
+			}
+		}
 	}
 }
 

@@ -53,3 +53,21 @@ func TestTimestampDigitsOnTheWire(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroYearOnTheWire: YEAR 0 reads as 0000 in a text result, as in
+// MySQL and MariaDB 10.11 (the engine wrote 0), and other years as they
+// are; read with the mariadb client, as the Go driver reads a YEAR as a
+// number.
+func TestZeroYearOnTheWire(t *testing.T) {
+	_, addr, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE yz", "CREATE TABLE yz.y (id INT PRIMARY KEY, y YEAR)",
+		"INSERT INTO yz.y VALUES (1, 0), (2, 2024), (3, 99), (4, NULL)")
+	for q, want := range map[string]string{
+		"SELECT id, y, y + 0 FROM yz.y ORDER BY id": "1 0000 0 2 2024 2024 3 1999 1999 4 NULL NULL",
+		"SELECT MAX(y), MIN(y) FROM yz.y":           "2024 0000",
+	} {
+		if got := mariadbText(t, addr, q); got != want {
+			t.Errorf("%s: %q, want %q", q, got, want)
+		}
+	}
+}
