@@ -3,7 +3,6 @@ package sqlext
 import (
 	"fmt"
 	"math/big"
-	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -165,27 +164,46 @@ func textInRange(t sql.Type, s string) bool {
 		room := int(dt.Precision()) - int(dt.Scale())
 		return intDigits < room || intDigits == room && frac <= int(dt.Scale())
 	}
-	if whole == 0 || i+whole != len(s) || whole > 18 || !types.IsInteger(t) {
+	if whole == 0 || i+whole != len(s) || whole > 18 {
 		return false
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return false
-	}
-	bits := 64
+	bits, unsigned := 0, false
 	switch t.Type() {
-	case sqltypes.Int8, sqltypes.Uint8:
+	case sqltypes.Int8:
 		bits = 8
-	case sqltypes.Int16, sqltypes.Uint16:
+	case sqltypes.Uint8:
+		bits, unsigned = 8, true
+	case sqltypes.Int16:
 		bits = 16
-	case sqltypes.Int24, sqltypes.Uint24:
+	case sqltypes.Uint16:
+		bits, unsigned = 16, true
+	case sqltypes.Int24:
 		bits = 24
-	case sqltypes.Int32, sqltypes.Uint32:
+	case sqltypes.Uint24:
+		bits, unsigned = 24, true
+	case sqltypes.Int32:
 		bits = 32
+	case sqltypes.Uint32:
+		bits, unsigned = 32, true
+	case sqltypes.Int64:
+		bits = 64
+	case sqltypes.Uint64:
+		bits, unsigned = 64, true
+	default:
+		return false
 	}
-	if types.IsUnsigned(t) {
-		// The engine refuses a minus even before zero ('-0').
-		return s[0] != '-' && (bits == 64 || n < 1<<bits)
+	var n int64 // at most 18 digits: no overflow
+	for _, d := range s[i:] {
+		n = n*10 + int64(d-'0')
+	}
+	if s[0] == '-' {
+		if unsigned {
+			return false // the engine refuses a minus even before zero ('-0')
+		}
+		n = -n
+	}
+	if unsigned {
+		return bits == 64 || n < 1<<bits
 	}
 	return bits == 64 || -1<<(bits-1) <= n && n < 1<<(bits-1)
 }

@@ -3,6 +3,8 @@ package sqlext
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -30,20 +32,20 @@ import (
 // MySQL takes the row's columns in order. valueErrorRule puts each value
 // an INSERT (VALUES, SELECT or LOAD DATA), an UPDATE or an ON DUPLICATE
 // KEY UPDATE stores behind valueCheck, which answers those errors as the
-// projection reaches each column, in order. Outside strict mode it stores
-// what MySQL does, with the error's text as a warning (the engine refused
-// such values as in strict mode). A statement that ignores errors is left
-// to the engine, which then stores what it can, with a warning. It runs
-// for every statement
+// projection reaches each column, in order. Outside strict mode, and in a
+// statement that ignores errors (INSERT or UPDATE IGNORE, LOAD DATA
+// LOCAL), it stores what MySQL does, with the error's text as a warning:
+// the engine refused such values as in strict mode, and under IGNORE
+// stored 0 for '5x' and cut text too long by bytes, in the middle of a
+// character, which left a value no read could write back. It runs for
+// every statement
 // (onEveryStatement), after the rules that read values their own way
 // (dates from numbers, blank numbers, trailing spaces), so that it sees
 // the value they hand on.
 const valueErrorRule analyzer.RuleId = 9954
 
 func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	if ignoresErrors(n) {
-		return n, transform.SameTree, nil
-	}
+	ignore := ignoresErrors(n)
 	n, insSame, err := transform.Node(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		ins, ok := node.(*plan.InsertInto)
 		if !ok || ins.Destination == nil {
@@ -57,7 +59,7 @@ func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			if !checkable(e) {
 				return e, false, nil
 			}
-			return newValueCheck(e, col, nulls && !col.Nullable), true, nil
+			return newValueCheck(e, col, nulls && !col.Nullable && !ignore, ignore), true, nil
 		})
 	})
 	if err != nil {
@@ -74,7 +76,7 @@ func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		// NULL assigned by SET is setNullRule's.
 		col := &sql.Column{Name: gf.Name(), Type: gf.Type(), Nullable: true}
-		return expression.NewSetField(gf, newValueCheck(sf.Right(), col, false)), transform.NewTree, nil
+		return expression.NewSetField(gf, newValueCheck(sf.Right(), col, false, ignore)), transform.NewTree, nil
 	})
 	if insSame == transform.NewTree {
 		same = transform.NewTree
@@ -105,14 +107,18 @@ type valueCheck struct {
 	col *sql.Column
 	// notNull says to refuse NULL (1048).
 	notNull bool
+	// ignore says that the statement ignores errors (INSERT or UPDATE
+	// IGNORE, LOAD DATA LOCAL): a value is stored as outside strict
+	// mode, and what lenientValue cannot store is left to the engine.
+	ignore bool
 	// rows counts the evaluations, a row each: the row an error names.
 	rows *atomic.Int64
 }
 
 func (*valueCheck) storeWrapper() {}
 
-func newValueCheck(e sql.Expression, col *sql.Column, notNull bool) *valueCheck {
-	return &valueCheck{Expression: e, col: col, notNull: notNull, rows: new(atomic.Int64)}
+func newValueCheck(e sql.Expression, col *sql.Column, notNull, ignore bool) *valueCheck {
+	return &valueCheck{Expression: e, col: col, notNull: notNull, ignore: ignore, rows: new(atomic.Int64)}
 }
 
 func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -132,10 +138,14 @@ func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if bad == nil {
 		return v, nil
 	}
-	if strictMode(ctx) {
+	if !c.ignore && strictMode(ctx) {
 		return nil, bad
 	}
-	return lenientValue(ctx, c.col, v, n, bad)
+	out, err := lenientValue(ctx, c.col, v, n, bad)
+	if err != nil && c.ignore {
+		return v, nil
+	}
+	return out, err
 }
 
 // lenientValue is what a statement outside strict mode stores for v,
@@ -218,7 +228,7 @@ func (c *valueCheck) CollationCoercibility(ctx *sql.Context) (sql.CollationID, b
 // without the conversion.
 func columnValueError(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 	t := col.Type
-	if s, ok := v.(string); ok && fitsText(t, s) {
+	if s, ok := v.(string); ok && (fitsText(t, s) || numberText(t, s)) {
 		return nil
 	}
 	_, inRange, err := t.Convert(ctx, v)
@@ -263,6 +273,18 @@ func columnValueError(ctx *sql.Context, col *sql.Column, v any, row int64) error
 		return at(erTruncatedWrongValue, "22007", "Incorrect %s value: '%s' for column '%s'", kind, fmt.Sprint(v), col.Name)
 	}
 	return nil
+}
+
+// numberText says, without converting it, that s is text a number
+// column of type t holds as it is (textInRange, or a float's text that
+// parses whole and finite).
+func numberText(t sql.Type, s string) bool {
+	switch t.Type() {
+	case sqltypes.Float32, sqltypes.Float64:
+		f, err := strconv.ParseFloat(s, 64)
+		return err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && (t.Type() != sqltypes.Float32 || math.Abs(f) <= math.MaxFloat32)
+	}
+	return textInRange(t, s) // false for other types
 }
 
 // erDataTruncated is MySQL's WARN_DATA_TRUNCATED, an error in strict

@@ -12,10 +12,12 @@ import (
 // codes and rows are MariaDB 10.11's, the texts MySQL 8.0's (MariaDB
 // names a column `db`.`table`.`column` in 1366 and 1292). The engine
 // answered some with 1105 and most with texts of its own, without the
-// row. Under IGNORE the values are stored as before, with warnings;
-// outside strict mode they are stored as MySQL stores them (text cut to
-// the column, the number in front of text, 0, a range's bound), each
-// error a warning (the engine refused them as in strict mode).
+// row. Under IGNORE and outside strict mode the values are stored as
+// MySQL stores them (text cut to the column at a character's boundary,
+// the number in front of text, 0, a range's bound), each error a warning
+// with MySQL's text (the engine refused them outside strict mode, and
+// under IGNORE stored 0 for '5x' and cut text in the middle of a
+// character).
 func TestValueErrorsAsMySQL(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -63,9 +65,28 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 		"SELECT id, a, b, c FROM t ORDER BY id": "1,1,a,1.00;2,2,b,2.00",
 		"SELECT COUNT(*) FROM ty":               "0",
 	})
-	mustExecAll(t, db, "INSERT IGNORE INTO t VALUES (4, 'x', 'long-text', NULL)")
+	mustExecAll(t, db, "INSERT IGNORE INTO t VALUES (4, 'x', 'long-text', NULL)",
+		"CREATE TABLE ig (id INT PRIMARY KEY, a INT, b VARCHAR(3), c DECIMAL(5,2), f DOUBLE)")
 	wantAnswers(t, db, "ignored", map[string]string{
 		"SELECT id, a, b, c FROM t WHERE id > 3 ORDER BY id": "4,0,long-t,0.00",
+	})
+	// IGNORE stores what MySQL stores outside strict mode: the engine
+	// stored 0 for '5x', and cut 'ééééé' by bytes, in the middle of a
+	// character, so that no read of the row succeeded.
+	wantLeveledWarnings(t, db, "INSERT IGNORE INTO ig VALUES (1, '5x', 'ééééé', '1.5x', '2.5e'), (2, 'x', 'abcd', 'zz', 'q')",
+		"Warning 1265 Data truncated for column 'a' at row 1",
+		"Warning 1265 Data truncated for column 'b' at row 1",
+		"Warning 1265 Data truncated for column 'c' at row 1",
+		"Warning 1265 Data truncated for column 'f' at row 1",
+		"Warning 1366 Incorrect integer value: 'x' for column 'a' at row 2",
+		"Warning 1265 Data truncated for column 'b' at row 2",
+		"Warning 1366 Incorrect decimal value: 'zz' for column 'c' at row 2",
+		"Warning 1366 Incorrect double value: 'q' for column 'f' at row 2")
+	wantLeveledWarnings(t, db, "UPDATE IGNORE ig SET a = '7y', b = 'wxyz' WHERE id = 2",
+		"Warning 1265 Data truncated for column 'a' at row 1",
+		"Warning 1265 Data truncated for column 'b' at row 1")
+	wantAnswers(t, db, "ignored, as MySQL stores them", map[string]string{
+		"SELECT id, a, b, c, f FROM ig ORDER BY id": "1,5,ééé,1.50,2.5;2,7,wxy,0.00,0",
 	})
 
 	// Outside strict mode the values are stored as MySQL stores them,
