@@ -167,29 +167,8 @@ func textInRange(t sql.Type, s string) bool {
 	if whole == 0 || i+whole != len(s) || whole > 18 {
 		return false
 	}
-	bits, unsigned := 0, false
-	switch t.Type() {
-	case sqltypes.Int8:
-		bits = 8
-	case sqltypes.Uint8:
-		bits, unsigned = 8, true
-	case sqltypes.Int16:
-		bits = 16
-	case sqltypes.Uint16:
-		bits, unsigned = 16, true
-	case sqltypes.Int24:
-		bits = 24
-	case sqltypes.Uint24:
-		bits, unsigned = 24, true
-	case sqltypes.Int32:
-		bits = 32
-	case sqltypes.Uint32:
-		bits, unsigned = 32, true
-	case sqltypes.Int64:
-		bits = 64
-	case sqltypes.Uint64:
-		bits, unsigned = 64, true
-	default:
+	bits, unsigned, ok := integerWidth(t)
+	if !ok {
 		return false
 	}
 	var n int64 // at most 18 digits: no overflow
@@ -208,15 +187,9 @@ func textInRange(t sql.Type, s string) bool {
 	return bits == 64 || -1<<(bits-1) <= n && n < 1<<(bits-1)
 }
 
-// numericBounds are the least and greatest values of integer or DECIMAL
-// type t.
-func numericBounds(t sql.Type) (lo, hi decimal.Decimal) {
-	if dt, ok := t.(sql.DecimalType); ok {
-		scale := int32(dt.Scale())
-		hi = decimal.New(1, int32(dt.Precision())-scale).Sub(decimal.New(1, -scale))
-		return hi.Neg(), hi
-	}
-	bits := uint(64)
+// integerWidth is the bits of integer type t and whether it is unsigned;
+// false for other types.
+func integerWidth(t sql.Type) (bits int, unsigned, ok bool) {
 	switch t.Type() {
 	case sqltypes.Int8, sqltypes.Uint8:
 		bits = 8
@@ -226,11 +199,34 @@ func numericBounds(t sql.Type) (lo, hi decimal.Decimal) {
 		bits = 24
 	case sqltypes.Int32, sqltypes.Uint32:
 		bits = 32
+	case sqltypes.Int64, sqltypes.Uint64:
+		bits = 64
+	default:
+		return 0, false, false
+	}
+	switch t.Type() {
+	case sqltypes.Uint8, sqltypes.Uint16, sqltypes.Uint24, sqltypes.Uint32, sqltypes.Uint64:
+		unsigned = true
+	}
+	return bits, unsigned, true
+}
+
+// numericBounds are the least and greatest values of integer or DECIMAL
+// type t.
+func numericBounds(t sql.Type) (lo, hi decimal.Decimal) {
+	if dt, ok := t.(sql.DecimalType); ok {
+		scale := int32(dt.Scale())
+		hi = decimal.New(1, int32(dt.Precision())-scale).Sub(decimal.New(1, -scale))
+		return hi.Neg(), hi
+	}
+	bits, unsigned, ok := integerWidth(t)
+	if !ok {
+		bits, unsigned = 64, types.IsUnsigned(t)
 	}
 	one := decimal.NewFromInt(1)
-	if types.IsUnsigned(t) {
-		return decimal.Zero, decimal.NewFromBigInt(new(big.Int).Lsh(big.NewInt(1), bits), 0).Sub(one)
+	if unsigned {
+		return decimal.Zero, decimal.NewFromBigInt(new(big.Int).Lsh(big.NewInt(1), uint(bits)), 0).Sub(one)
 	}
-	half := decimal.NewFromBigInt(new(big.Int).Lsh(big.NewInt(1), bits-1), 0)
+	half := decimal.NewFromBigInt(new(big.Int).Lsh(big.NewInt(1), uint(bits-1)), 0)
 	return half.Neg(), half.Sub(one)
 }
