@@ -38,10 +38,9 @@ import (
 // the engine refused such values as in strict mode, and under IGNORE
 // stored 0 for '5x' and cut text too long by bytes, in the middle of a
 // character, which left a value no read could write back. It runs for
-// every statement
-// (onEveryStatement), after the rules that read values their own way
-// (dates from numbers, blank numbers, trailing spaces), so that it sees
-// the value they hand on.
+// every statement (onEveryStatement), after the rules that read values
+// their own way (dates from numbers, blank numbers, trailing spaces), so
+// that it sees the value they hand on.
 const valueErrorRule analyzer.RuleId = 9954
 
 func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -55,11 +54,12 @@ func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		// engine checks NULLs after it has run.
 		t := writtenTable(ins.Destination)
 		nulls := t != nil && !mayTrigger(ctx, t)
+		multi := manyRows(ins.Source)
 		return rewriteInsertValues(ins, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
 			if !checkable(e) {
 				return e, false, nil
 			}
-			return newValueCheck(e, col, nulls && !col.Nullable && !ignore, ignore), true, nil
+			return newValueCheck(e, col, nulls && !col.Nullable && !ignore, multi, ignore), true, nil
 		})
 	})
 	if err != nil {
@@ -76,12 +76,26 @@ func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		}
 		// NULL assigned by SET is setNullRule's.
 		col := &sql.Column{Name: gf.Name(), Type: gf.Type(), Nullable: true}
-		return expression.NewSetField(gf, newValueCheck(sf.Right(), col, false, ignore)), transform.NewTree, nil
+		return expression.NewSetField(gf, newValueCheck(sf.Right(), col, false, false, ignore)), transform.NewTree, nil
 	})
 	if insSame == transform.NewTree {
 		same = transform.NewTree
 	}
 	return out, same, err
+}
+
+// manyRows says whether an INSERT's source gives more than one row, or
+// may: anything but VALUES of one row.
+func manyRows(source sql.Node) bool {
+	many := true
+	transform.Inspect(source, func(n sql.Node) bool {
+		if v, ok := n.(*plan.Values); ok {
+			many = len(v.ExpressionTuples) > 1
+			return false
+		}
+		return true
+	})
+	return many
 }
 
 // checkable says whether e is a value valueCheck should see: not the
@@ -107,6 +121,11 @@ type valueCheck struct {
 	col *sql.Column
 	// notNull says to refuse NULL (1048).
 	notNull bool
+	// nullDefault says that outside strict mode a NULL for a NOT NULL
+	// column is stored as the column's implicit default, with a warning,
+	// as MySQL does in a statement of many rows (one row's NULL is an
+	// error in every mode).
+	nullDefault bool
 	// ignore says that the statement ignores errors (INSERT or UPDATE
 	// IGNORE, LOAD DATA LOCAL): a value is stored as outside strict
 	// mode, and what lenientValue cannot store is left to the engine.
@@ -117,8 +136,8 @@ type valueCheck struct {
 
 func (*valueCheck) storeWrapper() {}
 
-func newValueCheck(e sql.Expression, col *sql.Column, notNull, ignore bool) *valueCheck {
-	return &valueCheck{Expression: e, col: col, notNull: notNull, ignore: ignore, rows: new(atomic.Int64)}
+func newValueCheck(e sql.Expression, col *sql.Column, notNull, nullDefault, ignore bool) *valueCheck {
+	return &valueCheck{Expression: e, col: col, notNull: notNull, nullDefault: nullDefault, ignore: ignore, rows: new(atomic.Int64)}
 }
 
 func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
@@ -141,7 +160,7 @@ func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if !c.ignore && strictMode(ctx) {
 		return nil, bad
 	}
-	out, err := lenientValue(ctx, c.col, v, n, bad)
+	out, err := lenientValue(ctx, c.col, v, n, bad, c.nullDefault)
 	if err != nil && c.ignore {
 		return v, nil
 	}
@@ -152,8 +171,11 @@ func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // which column col cannot hold (bad, columnValueError's error for it), as
 // MySQL stores it, with bad's text as a warning: text cut to the
 // column's length ("Data truncated"), the number in front of text ('5x'
-// is 5), 0 for text that is no number. Other values keep their error, which the engine answers.
-func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error) (any, error) {
+// is 5), 0 for text that is no number, the empty member of an ENUM, YEAR
+// 0000, a BIT's largest value (out of range), and in a statement of
+// many rows (nullDefault) the implicit default of a NOT NULL column for
+// NULL. Other values keep their error, which the engine answers.
+func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error, nullDefault bool) (any, error) {
 	var me *mysql.SQLError
 	if !errors.As(bad, &me) {
 		return nil, bad
@@ -163,6 +185,15 @@ func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error
 	code, msg := int(me.Num), me.Message
 	var out any
 	switch {
+	case me.Num == mysql.ERBadNullError:
+		if !nullDefault {
+			return nil, bad
+		}
+		d, err := implicitDefault(col, false)
+		if err != nil || d == nil {
+			return nil, bad
+		}
+		out = d
 	case me.Num == mysql.ERDataTooLong && isText && types.IsText(t):
 		out = cutText(t, s)
 		code, msg = erDataTruncated, fmt.Sprintf("Data truncated for column '%s' at row %d", col.Name, row)
@@ -179,6 +210,21 @@ func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error
 		}
 	case me.Num == mysql.ERTruncatedWrongValueForField && types.IsNumber(t):
 		out = "0"
+	case me.Num == erDataTruncated && types.IsEnum(t):
+		out = 0 // the empty member, MySQL's value for an error
+	case me.Num == mysql.ERWarnDataOutOfRange && types.IsYear(t):
+		out = int64(0) // 0000
+	case t.Type() == sqltypes.Bit:
+		// The BIT's largest value, warned of as out of range.
+		bits, ok := t.(types.BitType)
+		if !ok {
+			return nil, bad
+		}
+		out = uint64(1)<<bits.NumberOfBits() - 1
+		if bits.NumberOfBits() >= 64 {
+			out = uint64(math.MaxUint64)
+		}
+		code, msg = mysql.ERWarnDataOutOfRange, fmt.Sprintf("Out of range value for column '%s' at row %d", col.Name, row)
 	default:
 		return nil, bad
 	}
@@ -228,6 +274,9 @@ func (c *valueCheck) CollationCoercibility(ctx *sql.Context) (sql.CollationID, b
 // without the conversion.
 func columnValueError(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 	t := col.Type
+	if types.IsJSON(t) {
+		return nil // the engine's own error (3140), after its one parse
+	}
 	if s, ok := v.(string); ok && (fitsText(t, s) || numberText(t, s)) {
 		return nil
 	}

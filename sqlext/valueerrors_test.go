@@ -14,7 +14,9 @@ import (
 // answered some with 1105 and most with texts of its own, without the
 // row. Under IGNORE and outside strict mode the values are stored as
 // MySQL stores them (text cut to the column at a character's boundary,
-// the number in front of text, 0, a range's bound), each error a warning
+// the number in front of text, 0, a range's bound, the empty ENUM
+// member, YEAR 0000, a BIT's largest value, and for NULL in a statement
+// of many rows the column's implicit default), each error a warning
 // with MySQL's text (the engine refused them outside strict mode, and
 // under IGNORE stored 0 for '5x' and cut text in the middle of a
 // character).
@@ -85,6 +87,12 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 	wantLeveledWarnings(t, db, "UPDATE IGNORE ig SET a = '7y', b = 'wxyz' WHERE id = 2",
 		"Warning 1265 Data truncated for column 'a' at row 1",
 		"Warning 1265 Data truncated for column 'b' at row 1")
+	mustExec(t, db, "CREATE TABLE eb (id INT PRIMARY KEY, e ENUM('a','b'), y YEAR, bt BIT(2))")
+	enumYearBit := []string{
+		"Warning 1265 Data truncated for column 'e' at row 1",
+		"Warning 1264 Out of range value for column 'y' at row 1",
+		"Warning 1264 Out of range value for column 'bt' at row 1"}
+	wantLeveledWarnings(t, db, "INSERT IGNORE INTO eb VALUES (2, 'z', -5, 9)", enumYearBit...)
 	wantAnswers(t, db, "ignored, as MySQL stores them", map[string]string{
 		"SELECT id, a, b, c, f FROM ig ORDER BY id": "1,5,ééé,1.50,2.5;2,7,wxy,0.00,0",
 	})
@@ -108,7 +116,19 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 	wantLeveledWarnings(t, db, "UPDATE ns SET a = 'q7', b = 'abcdefgh' WHERE id = 2",
 		"Warning 1366 Incorrect integer value: 'q7' for column 'a' at row 1",
 		"Warning 1265 Data truncated for column 'b' at row 1")
+	wantLeveledWarnings(t, db, "INSERT INTO eb VALUES (1, 'c', 3000, 7)", enumYearBit...)
+	// A NULL for a NOT NULL column: in a statement of many rows the
+	// column's implicit default, in one of one row still the error.
+	mustExec(t, db, "CREATE TABLE nn (id INT PRIMARY KEY, n INT NOT NULL, s VARCHAR(3) NOT NULL)")
+	wantLeveledWarnings(t, db, "INSERT INTO nn VALUES (1, NULL, NULL), (2, 5, 'x')",
+		"Warning 1048 Column 'n' cannot be null", "Warning 1048 Column 's' cannot be null")
+	wantLeveledWarnings(t, db, "INSERT INTO nn SELECT id + 10, NULL, s FROM nn",
+		"Warning 1048 Column 'n' cannot be null", "Warning 1048 Column 'n' cannot be null")
+	_, err := db.Exec("INSERT INTO nn VALUES (3, NULL, 'y')")
+	wantMySQLMessage(t, "one row's NULL", err, 1048, "23000", "Column 'n' cannot be null")
 	wantAnswers(t, db, "not strict", map[string]string{
-		"SELECT id, a, b, c, f, u, ch FROM ns ORDER BY id": "1,5,long,0.00,1.5,255,abc;2,0,abcd,9999.99,0,0,NULL",
+		"SELECT id, a, b, c, f, u, ch FROM ns ORDER BY id":                  "1,5,long,0.00,1.5,255,abc;2,0,abcd,9999.99,0,0,NULL",
+		"SELECT id, CONCAT('[', e, ']'), y + 0, bt + 0 FROM eb ORDER BY id": "1,[],0,3;2,[],0,3",
+		"SELECT id, n, CONCAT('[', s, ']') FROM nn ORDER BY id":             "1,0,[];2,5,[x];11,0,[];12,0,[x]",
 	})
 }
