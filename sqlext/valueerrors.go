@@ -59,7 +59,7 @@ func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			if !checkable(e) {
 				return e, false, nil
 			}
-			return newValueCheck(e, col, nulls && !col.Nullable && !ignore, multi, ignore), true, nil
+			return newValueCheck(e, col, nulls && !col.Nullable, multi || ignore, ignore), true, nil
 		})
 	})
 	if err != nil {
@@ -128,7 +128,8 @@ type valueCheck struct {
 	nullDefault bool
 	// ignore says that the statement ignores errors (INSERT or UPDATE
 	// IGNORE, LOAD DATA LOCAL): a value is stored as outside strict
-	// mode, and what lenientValue cannot store is left to the engine.
+	// mode (a NULL as the implicit default, whatever the rows), and what
+	// lenientValue cannot store is left to the engine.
 	ignore bool
 	// rows counts the evaluations, a row each: the row an error names.
 	rows *atomic.Int64

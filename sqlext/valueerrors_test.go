@@ -93,8 +93,15 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 		"Warning 1264 Out of range value for column 'y' at row 1",
 		"Warning 1264 Out of range value for column 'bt' at row 1"}
 	wantLeveledWarnings(t, db, "INSERT IGNORE INTO eb VALUES (2, 'z', -5, 9)", enumYearBit...)
+	// A NULL is the column's implicit default, warned of in column order.
+	mustExec(t, db, "CREATE TABLE ni (id INT PRIMARY KEY, n INT NOT NULL, s VARCHAR(3) NOT NULL)")
+	wantLeveledWarnings(t, db, "INSERT IGNORE INTO ni VALUES (5, NULL, 'abcdef')",
+		"Warning 1048 Column 'n' cannot be null", "Warning 1265 Data truncated for column 's' at row 1")
+	wantLeveledWarnings(t, db, "INSERT IGNORE INTO ni VALUES (6, 'x', NULL)",
+		"Warning 1366 Incorrect integer value: 'x' for column 'n' at row 1", "Warning 1048 Column 's' cannot be null")
 	wantAnswers(t, db, "ignored, as MySQL stores them", map[string]string{
-		"SELECT id, a, b, c, f FROM ig ORDER BY id": "1,5,ééé,1.50,2.5;2,7,wxy,0.00,0",
+		"SELECT id, a, b, c, f FROM ig ORDER BY id":             "1,5,ééé,1.50,2.5;2,7,wxy,0.00,0",
+		"SELECT id, n, CONCAT('[', s, ']') FROM ni ORDER BY id": "5,0,[abc];6,0,[]",
 	})
 
 	// Outside strict mode the values are stored as MySQL stores them,
