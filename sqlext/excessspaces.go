@@ -8,7 +8,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
-	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -26,46 +25,23 @@ import (
 const excessSpacesRule analyzer.RuleId = 9975
 
 func excessSpacesCut(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	n, insSame, err := rewriteInsertValues(n, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
-		if !spacesCuttable(e) || !paddable(col.Type) {
-			return e, false, nil
+	// wrapStores leaves a value checked already (valueCheck, which holds
+	// the cut) as it is when a statement is planned again.
+	return wrapStoredValues(n, func(col string, t sql.Type, e sql.Expression) sql.Expression {
+		if _, done := e.(*excessSpaces); done || !paddable(t) {
+			return nil
 		}
-		return newExcessSpaces(e, col.Name, col.Type), true, nil
+		return newExcessSpaces(e, col, t)
 	})
-	if err != nil {
-		return nil, transform.SameTree, err
-	}
-	out, same, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		set, ok := e.(*expression.SetField)
-		if !ok {
-			return e, transform.SameTree, nil
-		}
-		gf, ok := set.Left().(*expression.GetField)
-		if !ok {
-			return e, transform.SameTree, nil
-		}
-		if !spacesCuttable(set.Right()) || !paddable(gf.Type()) {
-			return e, transform.SameTree, nil
-		}
-		return expression.NewSetField(gf, newExcessSpaces(set.Right(), gf.Name(), gf.Type())), transform.NewTree, nil
-	})
-	if insSame == transform.NewTree {
-		same = transform.NewTree
-	}
-	return out, same, err
 }
 
-// spacesCuttable says whether e is a value to cut: not the column's
-// default or automatic value, which the engine evaluates apart, nor one
-// cut already, or checked after the cut (valueCheck), as when a statement
-// is planned again.
-func spacesCuttable(e sql.Expression) bool {
-	_, done := e.(*excessSpaces)
-	return !done && checkable(e)
-}
-
-// paddable says whether t is CHAR or VARCHAR of a text character set.
+// paddable says whether t is a column's CHAR or VARCHAR of a text
+// character set (a system variable's text type, which SET assigns, is
+// not a sql.StringType).
 func paddable(t sql.Type) bool {
+	if _, ok := t.(sql.StringType); !ok {
+		return false
+	}
 	return (t.Type() == sqltypes.Char || t.Type() == sqltypes.VarChar) && types.IsText(t)
 }
 

@@ -236,7 +236,10 @@ func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error
 // cutText is s cut to what text column type t holds: its length in
 // characters, or for TEXT types in bytes, at a character's boundary.
 func cutText(t sql.Type, s string) string {
-	st := t.(sql.StringType)
+	st, ok := t.(sql.StringType)
+	if !ok {
+		return s
+	}
 	if types.IsTextBlob(t) {
 		end := int(st.MaxByteLength())
 		for end > 0 && end < len(s) && !utf8.RuneStart(s[end]) {
