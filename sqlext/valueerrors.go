@@ -161,7 +161,7 @@ func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if !c.ignore && strictMode(ctx) {
 		return nil, bad
 	}
-	out, err := lenientValue(ctx, c.col, v, n, bad, c.nullDefault)
+	out, err := lenientValue(ctx, c.col, v, n, bad, c.nullDefault, c.ignore)
 	if err != nil && c.ignore {
 		return v, nil
 	}
@@ -172,11 +172,12 @@ func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // which column col cannot hold (bad, columnValueError's error for it), as
 // MySQL stores it, with bad's text as a warning: text cut to the
 // column's length ("Data truncated"), the number in front of text ('5x'
-// is 5), 0 for text that is no number, the empty member of an ENUM, YEAR
-// 0000, a BIT's largest value (out of range), and in a statement of
+// is 5), 0 for text that is no number, under IGNORE the zero date for a
+// date it cannot read, the empty member of an ENUM, YEAR 0000, a BIT's largest
+// value (out of range), and in a statement of
 // many rows (nullDefault) the implicit default of a NOT NULL column for
 // NULL. Other values keep their error, which the engine answers.
-func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error, nullDefault bool) (any, error) {
+func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error, nullDefault, ignore bool) (any, error) {
 	var me *mysql.SQLError
 	if !errors.As(bad, &me) {
 		return nil, bad
@@ -211,6 +212,16 @@ func lenientValue(ctx *sql.Context, col *sql.Column, v any, row int64, bad error
 		}
 	case me.Num == mysql.ERTruncatedWrongValueForField && types.IsNumber(t):
 		out = "0"
+	case me.Num == erTruncatedWrongValue && types.IsTime(t) && ignore:
+		// The zero date, which MySQL stores for a date it cannot read.
+		// Only where the engine stored it before (under IGNORE): outside
+		// strict mode such a date is refused still, as the engine's
+		// functions read the zero DATETIME as 0000-01-01.
+		out = "0000-00-00 00:00:00"
+		if types.IsDateType(t) {
+			out = "0000-00-00"
+		}
+		code, msg = erDataTruncated, fmt.Sprintf("Data truncated for column '%s' at row %d", col.Name, row)
 	case me.Num == erDataTruncated && types.IsEnum(t):
 		out = 0 // the empty member, MySQL's value for an error
 	case me.Num == mysql.ERWarnDataOutOfRange && types.IsYear(t):

@@ -14,7 +14,8 @@ import (
 // answered some with 1105 and most with texts of its own, without the
 // row. Under IGNORE and outside strict mode the values are stored as
 // MySQL stores them (text cut to the column at a character's boundary,
-// the number in front of text, 0, a range's bound, the empty ENUM
+// the number in front of text, 0, a range's bound, under IGNORE the
+// zero date, the empty ENUM
 // member, YEAR 0000, a BIT's largest value, and for NULL in a statement
 // of many rows the column's implicit default), each error a warning
 // with MySQL's text (the engine refused them outside strict mode, and
@@ -88,6 +89,9 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 		"Warning 1265 Data truncated for column 'a' at row 1",
 		"Warning 1265 Data truncated for column 'b' at row 1")
 	mustExec(t, db, "CREATE TABLE eb (id INT PRIMARY KEY, e ENUM('a','b'), y YEAR, bt BIT(2))")
+	mustExec(t, db, "CREATE TABLE dd (id INT PRIMARY KEY, d DATE, dt DATETIME)")
+	wantLeveledWarnings(t, db, "INSERT IGNORE INTO dd VALUES (1, '2024-13-01', 'zz')",
+		"Warning 1265 Data truncated for column 'd' at row 1", "Warning 1265 Data truncated for column 'dt' at row 1")
 	enumYearBit := []string{
 		"Warning 1265 Data truncated for column 'e' at row 1",
 		"Warning 1264 Out of range value for column 'y' at row 1",
@@ -124,6 +128,8 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 		"Warning 1366 Incorrect integer value: 'q7' for column 'a' at row 1",
 		"Warning 1265 Data truncated for column 'b' at row 1")
 	wantLeveledWarnings(t, db, "INSERT INTO eb VALUES (1, 'c', 3000, 7)", enumYearBit...)
+	_, err := db.Exec("INSERT INTO dd VALUES (2, 'x', '2024-01-01 10:00:00')")
+	wantMySQLMessage(t, "a date outside strict mode", err, 1292, "22007", "Incorrect date value: 'x' for column 'd' at row 1")
 	// A NULL for a NOT NULL column: in a statement of many rows the
 	// column's implicit default, in one of one row still the error.
 	mustExec(t, db, "CREATE TABLE nn (id INT PRIMARY KEY, n INT NOT NULL, s VARCHAR(3) NOT NULL)")
@@ -131,11 +137,12 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 		"Warning 1048 Column 'n' cannot be null", "Warning 1048 Column 's' cannot be null")
 	wantLeveledWarnings(t, db, "INSERT INTO nn SELECT id + 10, NULL, s FROM nn",
 		"Warning 1048 Column 'n' cannot be null", "Warning 1048 Column 'n' cannot be null")
-	_, err := db.Exec("INSERT INTO nn VALUES (3, NULL, 'y')")
+	_, err = db.Exec("INSERT INTO nn VALUES (3, NULL, 'y')")
 	wantMySQLMessage(t, "one row's NULL", err, 1048, "23000", "Column 'n' cannot be null")
 	wantAnswers(t, db, "not strict", map[string]string{
-		"SELECT id, a, b, c, f, u, ch FROM ns ORDER BY id":                  "1,5,long,0.00,1.5,255,abc;2,0,abcd,9999.99,0,0,NULL",
-		"SELECT id, CONCAT('[', e, ']'), y + 0, bt + 0 FROM eb ORDER BY id": "1,[],0,3;2,[],0,3",
-		"SELECT id, n, CONCAT('[', s, ']') FROM nn ORDER BY id":             "1,0,[];2,5,[x];11,0,[];12,0,[x]",
+		"SELECT id, a, b, c, f, u, ch FROM ns ORDER BY id":                            "1,5,long,0.00,1.5,255,abc;2,0,abcd,9999.99,0,0,NULL",
+		"SELECT id, CONCAT('[', e, ']'), y + 0, bt + 0 FROM eb ORDER BY id":           "1,[],0,3;2,[],0,3",
+		"SELECT id, d = '0000-00-00', dt = '0000-00-00 00:00:00' FROM dd ORDER BY id": "1,1,1",
+		"SELECT id, n, CONCAT('[', s, ']') FROM nn ORDER BY id":                       "1,0,[];2,5,[x];11,0,[];12,0,[x]",
 	})
 }
