@@ -245,10 +245,15 @@ func noteCollatedCreate(s *Session, st ast.Statement) {
 	s.collatedCreate = ok && strings.EqualFold(d.Action, ast.CreateStr) && len(d.CharsetCollate) > 0
 }
 
-// note adds a note of MySQL's to the session as it is (Warn takes a Note
-// of a code IGNORE turns into a warning for the engine's).
-func (s *Session) note(code int, message string) {
-	s.BaseSession.Warn(&sql.Warning{Level: "Note", Code: code, Message: message})
+// note adds a note of MySQL's to ctx's session as it is (Session.Warn
+// takes a Note of a code IGNORE turns into a warning for the engine's).
+func note(ctx *sql.Context, code int, message string) {
+	w := &sql.Warning{Level: "Note", Code: code, Message: message}
+	if s, ok := ctx.Session.(*Session); ok {
+		s.BaseSession.Warn(w)
+		return
+	}
+	ctx.Session.Warn(w)
 }
 
 // Warn adds a warning to the session, less the engine's note that CREATE

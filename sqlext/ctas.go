@@ -56,30 +56,18 @@ func ctasColumns(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 
 // aggregateOutputs says which columns of a query's result hold an
 // aggregate that may be NULL (all but COUNT), directly or through the
-// projection above its GROUP BY.
+// projection above its GROUP BY, its window or a derived table.
 func aggregateOutputs(q sql.Node) []bool {
-	ids := map[sql.ColumnId]bool{}
+	ids := nullableAggregateIds(q) // aggregatenulls.go
 	var top []sql.Expression
 	transform.Inspect(q, func(n sql.Node) bool {
 		switch n := n.(type) {
 		case *plan.GroupBy:
-			for _, e := range n.SelectedExprs {
-				if id, ok := nullableAggregate(e); ok {
-					ids[id] = true
-					if a, ok := e.(*expression.Alias); ok {
-						ids[a.Id()] = true // what a projection above reads it by
-					}
-				}
-			}
-			if top == nil {
-				top = n.SelectedExprs
-			}
+			top = n.SelectedExprs
 		case *plan.Project:
-			if top == nil {
-				top = n.Projections
-			}
+			top = n.Projections
 		}
-		return true
+		return top == nil
 	})
 	out := make([]bool, len(q.Schema()))
 	for i, e := range top {

@@ -76,12 +76,7 @@ func (x *excessSpaces) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return v, nil
 	}
 	if !x.char {
-		msg := fmt.Sprintf("Data truncated for column '%s' at row %d", x.column, n)
-		if s, ok := ctx.Session.(*Session); ok {
-			s.note(1265, msg)
-		} else {
-			ctx.Session.Warn(&sql.Warning{Level: "Note", Code: 1265, Message: msg})
-		}
+		note(ctx, erDataTruncated, fmt.Sprintf("Data truncated for column '%s' at row %d", x.column, n))
 	}
 	return cut, nil
 }
@@ -95,12 +90,7 @@ func cutExcessSpaces(s string, max int) (string, bool) {
 	if utf8.RuneCountInString(strings.TrimRight(s, " ")) > max {
 		return s, false
 	}
-	end := 0
-	for i := 0; i < max; i++ {
-		_, size := utf8.DecodeRuneInString(s[end:])
-		end += size
-	}
-	return s[:end], true
+	return firstRunes(s, max), true // strfuncs.go
 }
 
 func (x *excessSpaces) Children() []sql.Expression { return []sql.Expression{x.Expression} }

@@ -325,36 +325,24 @@ func correlatedSubstituted(e ast.Expr, groups []ast.Expr, subs []substitution, n
 			return false, nil
 		}
 		own := tableNames(inner.From)
-		var found []*ast.ColName
 		_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
 			c, ok := node.(*ast.ColName)
 			if !ok || c.Qualifier.IsEmpty() {
 				return true, nil
 			}
-			q := strings.ToLower(c.Qualifier.Name.String())
-			if names[q] && !own[q] {
-				found = append(found, c)
+			if q := strings.ToLower(c.Qualifier.Name.String()); !names[q] || own[q] {
+				return true, nil
 			}
-			return true, nil
-		}, inner.SelectExprs, inner.Where, inner.Having, inner.OrderBy)
-		for _, c := range found {
 			for i, g := range groups {
 				if sameColumn(c, g) {
-					to := ast.Expr(&ast.ColName{Name: subs[i].to.(*ast.ColName).Name, Qualifier: subs[i].to.(*ast.ColName).Qualifier})
-					for _, part := range []ast.SQLNode{inner.Where, inner.Having} {
-						if w, ok := part.(*ast.Where); ok && w != nil {
-							w.Expr = ast.ReplaceExpr(w.Expr, c, to)
-						}
-					}
-					for _, se := range inner.SelectExprs {
-						if ae, ok := se.(*ast.AliasedExpr); ok {
-							ae.Expr = ast.ReplaceExpr(ae.Expr, c, to)
-						}
-					}
+					// The column in place, wherever the subquery reads it.
+					to := subs[i].to.(*ast.ColName)
+					c.Name, c.Qualifier = to.Name, to.Qualifier
 					break
 				}
 			}
-		}
+			return true, nil
+		}, inner.SelectExprs, inner.Where, inner.Having, inner.OrderBy)
 		return false, nil
 	}, e)
 }

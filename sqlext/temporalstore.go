@@ -65,12 +65,7 @@ func wrapStoredValues(n sql.Node, wrap func(col string, t sql.Type, e sql.Expres
 // inserted.
 func wrapStores(n sql.Node, wrap func(col string, t sql.Type, e sql.Expression, set bool) sql.Expression) (sql.Node, transform.TreeIdentity, error) {
 	wrapped := func(col string, t sql.Type, e sql.Expression, set bool) sql.Expression {
-		inner := e
-		if w, ok := e.(*expression.Wrapper); ok {
-			inner = w.Unwrap()
-		}
-		switch inner.(type) {
-		case *sql.ColumnDefaultValue, *expression.AutoIncrement, storeWrapper:
+		if _, done := unwrapped(e).(storeWrapper); done || evaluatedApart(e) {
 			return nil
 		}
 		return wrap(col, t, e, set)
@@ -103,6 +98,25 @@ func wrapStores(n sql.Node, wrap func(col string, t sql.Type, e sql.Expression, 
 		same = transform.NewTree
 	}
 	return out, same, err
+}
+
+// evaluatedApart says whether e, a value an INSERT stores, is the
+// column's default or its automatic value, which the engine types and
+// evaluates apart from the others.
+func evaluatedApart(e sql.Expression) bool {
+	switch unwrapped(e).(type) {
+	case *sql.ColumnDefaultValue, *expression.AutoIncrement:
+		return true
+	}
+	return false
+}
+
+// unwrapped is e without the engine's expression.Wrapper.
+func unwrapped(e sql.Expression) sql.Expression {
+	if w, ok := e.(*expression.Wrapper); ok {
+		return w.Unwrap()
+	}
+	return e
 }
 
 // storeWrapper is an expression wrapStoredValues put in place, which it

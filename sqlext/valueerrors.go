@@ -102,15 +102,8 @@ func manyRows(source sql.Node) bool {
 // column's default or automatic value, which the engine evaluates apart,
 // nor one checked already.
 func checkable(e sql.Expression) bool {
-	inner := e
-	if w, ok := e.(*expression.Wrapper); ok {
-		inner = w.Unwrap()
-	}
-	switch inner.(type) {
-	case *sql.ColumnDefaultValue, *expression.AutoIncrement, *valueCheck:
-		return false
-	}
-	return true
+	_, done := unwrapped(e).(*valueCheck)
+	return !done && !evaluatedApart(e)
 }
 
 // valueCheck is a value bound for column col, refused with MySQL's error
@@ -258,12 +251,7 @@ func cutText(t sql.Type, s string) string {
 		}
 		return s[:min(end, len(s))]
 	}
-	end, n := 0, int(st.MaxCharacterLength())
-	for i := 0; i < n && end < len(s); i++ {
-		_, size := utf8.DecodeRuneInString(s[end:])
-		end += size
-	}
-	return s[:end]
+	return firstRunes(s, int(st.MaxCharacterLength()))
 }
 
 func (c *valueCheck) Children() []sql.Expression { return []sql.Expression{c.Expression} }
