@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -181,10 +182,52 @@ func textInRange(t sql.Type, s string) bool {
 		}
 		n = -n
 	}
+	return intInRange(n, bits, unsigned)
+}
+
+// intInRange says whether n fits an integer type of bits bits, unsigned
+// or not.
+func intInRange(n int64, bits int, unsigned bool) bool {
 	if unsigned {
-		return bits == 64 || n < 1<<bits
+		return n >= 0 && (bits == 64 || n < 1<<bits)
 	}
 	return bits == 64 || -1<<(bits-1) <= n && n < 1<<(bits-1)
+}
+
+// integerFits says, without converting it, that v, a Go integer (as
+// literals and the integer columns of a query come), fits integer type t.
+func integerFits(t sql.Type, v any) bool {
+	bits, unsigned, ok := integerWidth(t)
+	if !ok {
+		return false
+	}
+	var n int64
+	switch x := v.(type) {
+	case int8:
+		n = int64(x)
+	case int16:
+		n = int64(x)
+	case int32:
+		n = int64(x)
+	case int64:
+		n = x
+	case int:
+		n = int64(x)
+	case uint8:
+		n = int64(x)
+	case uint16:
+		n = int64(x)
+	case uint32:
+		n = int64(x)
+	case uint64:
+		if x > math.MaxInt64 {
+			return unsigned && bits == 64
+		}
+		n = int64(x)
+	default:
+		return false
+	}
+	return intInRange(n, bits, unsigned)
 }
 
 // integerWidth is the bits of integer type t and whether it is unsigned;

@@ -273,14 +273,15 @@ func (c *valueCheck) CollationCoercibility(ctx *sql.Context) (sql.CollationID, b
 
 // columnValueError is MySQL's error for v, not NULL, bound for col at
 // row row, or nil when col holds v (or its error is one the engine's
-// text already gives). Text that fits a text column is let through
-// without the conversion.
+// text already gives). Text that fits a text column, number text and Go
+// integers a number column holds are let through without the conversion,
+// which the engine does next.
 func columnValueError(ctx *sql.Context, col *sql.Column, v any, row int64) error {
 	t := col.Type
 	if types.IsJSON(t) {
 		return nil // the engine's own error (3140), after its one parse
 	}
-	if s, ok := v.(string); ok && (fitsText(t, s) || numberText(t, s)) {
+	if s, ok := v.(string); ok && (fitsText(t, s) || numberText(t, s)) || integerFits(t, v) {
 		return nil
 	}
 	_, inRange, err := t.Convert(ctx, v)
