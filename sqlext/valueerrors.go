@@ -367,7 +367,9 @@ func fitsText(t sql.Type, s string) bool {
 // where it refuses text that does not ("Incorrect integer value").
 func startsNumber(s string) bool {
 	s = strings.TrimLeft(s, " \t\n\r")
-	s = strings.TrimLeft(s, "+-")
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:] // one sign, as numberPrefix reads it
+	}
 	s = strings.TrimPrefix(s, ".")
 	return s != "" && s[0] >= '0' && s[0] <= '9'
 }

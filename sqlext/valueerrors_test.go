@@ -42,6 +42,7 @@ func TestValueErrorsAsMySQL(t *testing.T) {
 		{"INSERT INTO t VALUES (-1, 1, 'a', 'zz')", 1366, "HY000", "Incorrect decimal value: 'zz' for column 'c' at row 1"},
 		{"INSERT INTO t VALUES (-1, 1, 'a', 12345678)", 1264, "22003", "Out of range value for column 'c' at row 1"},
 		{"INSERT INTO t VALUES (-1, ' 5x', 'a', 1)", 1265, "01000", "Data truncated for column 'a' at row 1"},
+		{"INSERT INTO t VALUES (-1, '--5', 'a', 1)", 1366, "HY000", "Incorrect integer value: '--5' for column 'a' at row 1"},
 		{"INSERT INTO ty (f) VALUES ('x')", 1366, "HY000", "Incorrect double value: 'x' for column 'f' at row 1"},
 		{"INSERT INTO ty (f) VALUES ('1x')", 1265, "01000", "Data truncated for column 'f' at row 1"},
 		{"INSERT INTO ty (d) VALUES ('2024-13-01')", 1292, "22007", "Incorrect date value: '2024-13-01' for column 'd' at row 1"},
