@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/dolthub/go-mysql-server/sql"
 )
 
 // Auto-increment values and hidden row ids must be unique across the
@@ -18,12 +20,19 @@ const allocHandler = "sqlext.alloc"
 type allocKind byte
 
 const (
-	allocAutoInc allocKind = 1 // reserve n values, reply the first
+	// Reserve n values; reply the first, then the next value before and
+	// after (see autoTaken).
+	allocAutoInc allocKind = 1
 	allocRowIDs  allocKind = 2 // reserve n row ids, reply the first
-	bumpAutoInc  allocKind = 3 // make the next value at least n+1, reply n
+	// Make the next value at least n+1; reply n, then the next value
+	// before and after.
+	bumpAutoInc allocKind = 3
 	// n runs of (floor, length): for each in turn make the next value at
 	// least floor+1 and reserve length values; reply each run's first.
 	allocAutoIncRuns allocKind = 4
+	// Move the next value back from to to n, unless it has moved on
+	// since: to follows n in the request. Reply 1 if it moved back.
+	returnAutoInc allocKind = 5
 )
 
 // autoRun is a run of rows that take new AUTO_INCREMENT values, all above
@@ -38,6 +47,36 @@ type leaderCaller interface {
 func (p *Provider) allocate(ctx context.Context, kind allocKind, db, table string, n uint64) (uint64, error) {
 	reply, err := p.sendAlloc(ctx, binary.AppendUvarint(allocHeader(kind, db, table), n))
 	return decodeAlloc(reply, err)
+}
+
+// takeAutoInc is allocate for allocAutoInc and bumpAutoInc on behalf of a
+// statement's row, recording the values taken in the session's
+// transaction so that the statement can give them back if it fails.
+func (p *Provider) takeAutoInc(ctx *sql.Context, kind allocKind, db, table string, n uint64) (uint64, error) {
+	reply, err := p.sendAlloc(ctx, binary.AppendUvarint(allocHeader(kind, db, table), n))
+	if err != nil {
+		return 0, err
+	}
+	v, k := binary.Uvarint(reply)
+	if k <= 0 {
+		return 0, errors.New("sqlext: bad allocation reply")
+	}
+	before, k1 := binary.Uvarint(reply[k:])
+	after, k2 := binary.Uvarint(reply[max(k+k1, k):])
+	if k1 > 0 && k2 > 0 {
+		if tx := txFrom(ctx); tx != nil {
+			tx.tookAuto(db, table, before, after)
+		}
+	}
+	return v, nil
+}
+
+// returnAutoInc gives back a run of values a failed statement took, if no
+// one has taken values since.
+func (p *Provider) returnAutoInc(ctx context.Context, db, table string, run autoTaken) error {
+	req := binary.AppendUvarint(allocHeader(returnAutoInc, db, table), run.from)
+	_, err := p.sendAlloc(ctx, binary.AppendUvarint(req, run.to))
+	return err
 }
 
 // allocateRuns reserves values for runs in one request to the leader and
@@ -115,35 +154,39 @@ func (p *Provider) serveAlloc(req []byte) ([]byte, error) {
 	if !ok1 || !ok2 || k <= 0 {
 		return nil, errBadAllocRequest
 	}
-	if kind == allocAutoIncRuns {
-		return p.serveRuns(db, table, n, rest[k:])
-	}
-	var v uint64
-	var err error
+	rest = rest[k:]
 	switch kind {
+	case allocAutoIncRuns:
+		return p.serveRuns(db, table, n, rest)
 	case allocAutoInc:
-		v, err = p.store.AllocAutoInc(db, table, n)
+		v, err := p.store.AllocAutoInc(db, table, n)
+		if err != nil {
+			return nil, err
+		}
+		return binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(nil, v), v), v+n), nil
 	case allocRowIDs:
-		v, err = p.store.AllocRowIDs(db, table, n)
+		v, err := p.store.AllocRowIDs(db, table, n)
+		if err != nil {
+			return nil, err
+		}
+		return binary.AppendUvarint(nil, v), nil
 	case bumpAutoInc:
-		err = p.bumpAutoInc(db, table, n)
-		v = n
-	default:
-		return nil, fmt.Errorf("%w: kind %d", errBadAllocRequest, kind)
+		before, after, err := p.store.RaiseAutoInc(db, table, n)
+		if err != nil {
+			return nil, err
+		}
+		return binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(nil, n), before), after), nil
+	case returnAutoInc:
+		to, k := binary.Uvarint(rest)
+		if k <= 0 {
+			return nil, errBadAllocRequest
+		}
+		if p.store.ReturnAutoInc(db, table, n, to) {
+			return []byte{1}, nil
+		}
+		return []byte{0}, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return binary.AppendUvarint(nil, v), nil
-}
-
-// bumpAutoInc makes the table's next AUTO_INCREMENT value at least n+1.
-func (p *Provider) bumpAutoInc(db, table string, n uint64) error {
-	next, err := p.store.PeekAutoInc(db, table)
-	if err == nil && n >= next {
-		_, err = p.store.AllocAutoInc(db, table, n-next+1)
-	}
-	return err
+	return nil, fmt.Errorf("%w: kind %d", errBadAllocRequest, kind)
 }
 
 // serveRuns answers an allocAutoIncRuns request: count runs encoded in rest.
@@ -159,7 +202,7 @@ func (p *Provider) serveRuns(db, table string, count uint64, rest []byte) ([]byt
 			return nil, errBadAllocRequest
 		}
 		rest = rest[k1+k2:]
-		if err := p.bumpAutoInc(db, table, floor); err != nil {
+		if _, _, err := p.store.RaiseAutoInc(db, table, floor); err != nil {
 			return nil, err
 		}
 		first, err := p.store.AllocAutoInc(db, table, n)

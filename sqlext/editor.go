@@ -106,11 +106,26 @@ func (e *editor) StatementBegin(ctx *sql.Context) {
 	if e.tx != nil {
 		e.mark = e.tx.mark()
 	}
+	if e.tt != nil {
+		e.tx.mu.Lock()
+		e.tt.auto = autoTaken{}
+		e.tx.mu.Unlock()
+	}
 }
 
 func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 	if e.tx != nil && e.err == nil {
 		e.tx.rollbackTo(e.mark)
+	}
+	if e.tt != nil {
+		e.tx.mu.Lock()
+		run := e.tt.auto
+		e.tt.auto = autoTaken{}
+		e.tx.mu.Unlock()
+		if !run.written && run.from < run.to {
+			// Failing to give the values back leaves a gap, nothing worse.
+			_ = e.t.p.returnAutoInc(ctx, e.t.info.DB, e.t.info.Name, run)
+		}
 	}
 	return nil
 }
@@ -132,11 +147,20 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if err != nil {
 		return err
 	}
+	e.reached()
 	if err := e.insert(sr); err != nil {
 		return err
 	}
 	e.replaced = false
 	return nil
+}
+
+// reached notes that a row of the statement reached the table, which
+// keeps the AUTO_INCREMENT values it took even if it fails.
+func (e *editor) reached() {
+	e.tx.mu.Lock()
+	e.tt.auto.written = true
+	e.tx.mu.Unlock()
 }
 
 func (e *editor) insert(sr storage.Row) error {

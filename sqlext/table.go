@@ -327,10 +327,10 @@ func (t *Table) PeekNextAutoIncrementValue(ctx *sql.Context) (uint64, error) {
 func (t *Table) GetNextAutoIncrementValue(ctx *sql.Context, insertVal interface{}) (uint64, error) {
 	if insertVal != nil {
 		if n, ok := unsignedOf(insertVal); ok {
-			return t.p.allocate(ctx, bumpAutoInc, t.info.DB, t.info.Name, n)
+			return t.p.takeAutoInc(ctx, bumpAutoInc, t.info.DB, t.info.Name, n)
 		}
 	}
-	return t.p.allocate(ctx, allocAutoInc, t.info.DB, t.info.Name, 1)
+	return t.p.takeAutoInc(ctx, allocAutoInc, t.info.DB, t.info.Name, 1)
 }
 
 func unsignedOf(v any) (uint64, bool) {

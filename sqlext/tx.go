@@ -50,6 +50,39 @@ type txTable struct {
 	// the same content (editor.identityOf).
 	lastRead atomic.Pointer[readRow]
 	changers atomic.Int32
+	// auto is what the running statement took from the table's
+	// AUTO_INCREMENT counter (guarded by the transaction's mu).
+	auto autoTaken
+}
+
+// autoTaken is the last run of a table's AUTO_INCREMENT values a statement
+// took: it moved the counter's next value from from to to. written says a
+// row of the statement reached the table. A statement that fails before
+// any row does gives the run back (editor.DiscardChanges), as InnoDB
+// takes a value only when a row is written: a value that does not fit
+// its column, a NULL in a NOT NULL column or a CHECK that fails leaves no
+// gap, a duplicate key does.
+type autoTaken struct {
+	from, to uint64
+	written  bool
+}
+
+// tookAuto records that the statement moved t's counter from before to
+// after. A run that does not follow the one recorded (another session took
+// values in between) replaces it: only values no one else was given can
+// be given back.
+func (tx *transaction) tookAuto(db, name string, before, after uint64) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	t := tx.tables[tableKey(db, name)]
+	if t == nil || after <= before {
+		return
+	}
+	if t.auto.to == before && t.auto.from < t.auto.to {
+		t.auto.to = after
+		return
+	}
+	t.auto.from, t.auto.to = before, after
 }
 
 // readRow is a stored row and its identity.

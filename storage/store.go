@@ -402,9 +402,55 @@ func (s *Store) PeekAutoInc(db, table string) (uint64, error) {
 	return s.allocate("a:"+lower(db)+"."+lower(table), db, table, 0, func(t *Table) uint64 { return max(t.autoInc, 1) })
 }
 
+// ReturnAutoInc gives back the values a failed statement reserved: the
+// table's next value moves back from to to from, unless another request
+// has reserved since (the next value is no longer to), in which case the
+// values stay used, as a gap. InnoDB reserves a value only when a row
+// reaches the table, so a statement refused before that leaves none.
+func (s *Store) ReturnAutoInc(db, table string, from, to uint64) bool {
+	key := "a:" + lower(db) + "." + lower(table)
+	s.alloc.Lock()
+	defer s.alloc.Unlock()
+	if from >= to || s.alloc.next[key] != to {
+		return false
+	}
+	s.alloc.next[key] = from
+	return true
+}
+
 // AllocRowIDs reserves n row ids for a keyless table.
 func (s *Store) AllocRowIDs(db, table string, n uint64) (uint64, error) {
 	return s.allocate("r:"+lower(db)+"."+lower(table), db, table, n, func(t *Table) uint64 { return max(t.nextRowID, 1) })
+}
+
+// RaiseAutoInc makes a table's next auto-increment value at least n+1,
+// as a row given the value n does, and returns the next value before and
+// after.
+func (s *Store) RaiseAutoInc(db, table string, n uint64) (before, after uint64, err error) {
+	key := "a:" + lower(db) + "." + lower(table)
+	floor, err := s.autoIncFloor(db, table)
+	if err != nil {
+		return 0, 0, err
+	}
+	s.alloc.Lock()
+	defer s.alloc.Unlock()
+	before = max(s.alloc.next[key], floor)
+	after = before
+	if n >= before && n < ^uint64(0) {
+		after = n + 1
+	}
+	s.alloc.next[key] = after
+	return before, after, nil
+}
+
+func (s *Store) autoIncFloor(db, table string) (uint64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return 0, err
+	}
+	return max(t.autoInc, 1), nil
 }
 
 func (s *Store) allocate(key, db, table string, n uint64, applied func(*Table) uint64) (uint64, error) {
