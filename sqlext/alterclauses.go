@@ -38,19 +38,47 @@ func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, erro
 	if err != nil || !ok {
 		return nil, err
 	}
+	keyed, err := hasForeignKeys(ctx, t)
+	if err != nil {
+		return nil, err
+	}
 	d, err := draftOf(ctx, t, n.Children())
 	if err != nil {
 		return nil, err
 	}
-	if d.rebuilds() {
+	if keyed && d.rekeyed {
+		return nil, fkRekeyRefused()
+	}
+	var first, last []sql.Node
+	for _, c := range n.Children() {
+		if lastClause(c) {
+			last = append(last, c)
+		} else {
+			first = append(first, c)
+		}
+	}
+	// A new foreign key goes before RENAME TO, which must come last.
+	slices.SortStableFunc(last, func(a, b sql.Node) int {
+		_, ra := a.(*plan.RenameTable)
+		_, rb := b.(*plan.RenameTable)
+		switch {
+		case ra == rb:
+			return 0
+		case rb:
+			return -1
+		}
+		return 1
+	})
+	// A table with foreign keys keeps them only if its clauses run one
+	// by one; a rebuild would leave the tables that reference it.
+	if d.rebuilds() && !keyed {
 		if err := d.rebuild(ctx, t); err != nil {
 			return nil, err
 		}
-		n.SetSchema(types.OkResultSchema)
-		return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+		first = nil
 	}
 	b := newExecBuilder()
-	for _, c := range n.Children() {
+	for _, c := range append(first, last...) {
 		iter, err := b.Build(ctx, c, row)
 		if err != nil {
 			return nil, err
@@ -126,6 +154,13 @@ func dropColumn(ctx *sql.Context, n *plan.DropColumn) (sql.RowIter, error) {
 	if err := dropRefused(n.TargetSchema(), n.Column); err != nil {
 		return nil, err
 	}
+	k := &draft{name: t.Name()}
+	if err := k.draftKeys(ctx, t); err != nil {
+		return nil, err
+	}
+	if err := k.fkDropRefused(n.Column); err != nil {
+		return nil, err
+	}
 	if changesKey(t.sch.Schema, n) {
 		return rebuildAlter(ctx, t, n)
 	}
@@ -133,27 +168,32 @@ func dropColumn(ctx *sql.Context, n *plan.DropColumn) (sql.RowIter, error) {
 }
 
 // alteredTable is the one table of ours that every clause of an ALTER
-// TABLE alters, when every clause is of a kind draft.play knows and
-// the table has no foreign keys.
+// TABLE alters, when every clause is of a kind draft.play knows.
 func alteredTable(ctx *sql.Context, clauses []sql.Node) (*Table, bool, error) {
 	var t *Table
 	for _, c := range clauses {
-		if x, ok := c.(*plan.AlterIndex); !alterClause(c) || ok && x.Action == plan.IndexAction_DisableEnableKeys {
-			return nil, false, nil
+		var ct *Table
+		var err error
+		switch x := c.(type) {
+		case *plan.CreateForeignKey, *plan.DropForeignKey, *plan.RenameTable:
+			ct, err = keyClauseTable(ctx, c)
+		case *plan.AlterIndex:
+			if x.Action == plan.IndexAction_DisableEnableKeys {
+				return nil, false, nil
+			}
+			ct, err = alteredBy(ctx, c)
+		default:
+			if !alterClause(c) {
+				return nil, false, nil
+			}
+			ct, err = alteredBy(ctx, c)
 		}
-		ct, err := alteredBy(ctx, c)
 		if ct == nil || err != nil || t != nil && (ct.info.DB != t.info.DB || ct.info.Name != t.info.Name) {
 			return nil, false, err
 		}
 		t = ct
 	}
-	if t == nil {
-		return nil, false, nil
-	}
-	if keyed, err := hasForeignKeys(ctx, t); keyed || err != nil {
-		return nil, false, err
-	}
-	return t, true, nil
+	return t, t != nil, nil
 }
 
 // hasForeignKeys says whether t declares a foreign key or is the parent
@@ -218,6 +258,15 @@ type draft struct {
 	// a column an expression may read, which the engine's execution of
 	// the clauses follows and a rebuild does not.
 	rekeyed, rewrites, renamesRead bool
+	// p and db are the table's provider and database; fks are the
+	// foreign keys the table declares as the clauses leave them (dropped
+	// names those the clauses drop), refs those of other tables that
+	// reference it (alterforeign.go).
+	p       *Provider
+	db      string
+	fks     []sql.ForeignKeyConstraint
+	refs    []sql.ForeignKeyConstraint
+	dropped []string
 }
 
 // draftKey is an index of a draft, the primary key named PRIMARY.
@@ -236,6 +285,9 @@ func draftOf(ctx *sql.Context, t *Table, clauses []sql.Node) (*draft, error) {
 	}
 	d, err := newDraft(t)
 	if err != nil {
+		return nil, err
+	}
+	if err := d.draftKeys(ctx, t); err != nil {
 		return nil, err
 	}
 	for _, c := range clauses {
@@ -279,6 +331,9 @@ func (d *draft) play(ctx *sql.Context, clause sql.Node) error {
 		if err := dropRefused(c.TargetSchema(), c.Column); err != nil {
 			return err
 		}
+		if err := d.fkDropRefused(c.Column); err != nil {
+			return err
+		}
 		return d.drop(ctx, c.Column)
 	case *plan.ModifyColumn:
 		return d.modify(ctx, c)
@@ -320,6 +375,12 @@ func (d *draft) play(ctx *sql.Context, clause sql.Node) error {
 		}
 	case *plan.AlterAutoIncrement:
 		d.autoInc = c.AutoVal
+	case *plan.CreateForeignKey:
+		return d.addForeignKey(ctx, *c.FkDef)
+	case *plan.DropForeignKey:
+		return d.dropForeignKey(c.Name)
+	case *plan.RenameTable:
+		return d.renameTable(ctx, c.NewNames[0])
 	}
 	return nil
 }
@@ -425,6 +486,9 @@ func (d *draft) modify(ctx *sql.Context, c *plan.ModifyColumn) error {
 	if err := collateAsTable(col, d.collation); err != nil {
 		return err
 	}
+	if err := d.fkModifyRefused(ctx, col, c.Column()); err != nil {
+		return err
+	}
 	for r, row := range d.rows {
 		v, err := modifiedValue(ctx, col, row[i], r+1)
 		if err != nil {
@@ -472,6 +536,7 @@ func (d *draft) rename(i int, to string) {
 	col := *d.sch[i]
 	col.Name = to
 	d.sch[i] = &col
+	d.renameKeyColumn(from, to)
 	for k := range d.keys {
 		for j, c := range d.keys[k].cols {
 			if sameName(c, from) {
@@ -505,6 +570,9 @@ func (d *draft) index(ctx *sql.Context, c *plan.AlterIndex) error {
 		}
 		d.keys = append(d.keys, k)
 	case plan.IndexAction_Drop:
+		if err := d.fkIndexDropRefused(c.IndexName); err != nil {
+			return err
+		}
 		d.keys = slices.DeleteFunc(d.keys, func(k draftKey) bool { return sameName(k.name, c.IndexName) })
 	case plan.IndexAction_Rename:
 		for i := range d.keys {

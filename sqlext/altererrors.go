@@ -98,3 +98,59 @@ func missingColumn(n sql.Node, column string) error {
 	}
 	return err
 }
+
+// defaultErrors wraps the engine's check of the defaults a CREATE TABLE
+// or ALTER TABLE gives columns, which answered a literal default its
+// column cannot hold ('xx' for a VARCHAR(1), 'abc' for an INT, 300 for a
+// TINYINT) with its own texts under 1406, 1366 or 1264, naming no column.
+// MySQL's answer is ER_INVALID_DEFAULT "Invalid default value for 'c'",
+// for the first such column.
+func defaultErrors(check analyzer.RuleFunc) analyzer.RuleFunc {
+	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+		out, same, err := check(ctx, a, n, scope, sel, qFlags)
+		if err != nil {
+			if name, ok := invalidDefault(ctx, n); ok {
+				err = mysql.NewSQLError(erInvalidDefault, "42000", "Invalid default value for '%s'", name)
+			}
+		}
+		return out, same, err
+	}
+}
+
+// erInvalidDefault is MySQL's ER_INVALID_DEFAULT.
+const erInvalidDefault = 1067
+
+// invalidDefault finds the first column of a DDL statement whose literal
+// default does not convert to its type.
+func invalidDefault(ctx *sql.Context, n sql.Node) (string, bool) {
+	var found string
+	bad := func(name string, def *sql.ColumnDefaultValue) bool {
+		if def != nil && def.CheckType(ctx) != nil {
+			found = name
+		}
+		return found != ""
+	}
+	transform.Inspect(n, func(c sql.Node) bool {
+		if found != "" {
+			return false
+		}
+		switch c := c.(type) {
+		case *plan.CreateTable:
+			for _, col := range c.TargetSchema() {
+				if bad(col.Name, col.Default) {
+					break
+				}
+			}
+		case *plan.AddColumn:
+			bad(c.Column().Name, c.Column().Default)
+		case *plan.ModifyColumn:
+			if col := c.NewColumn(); col != nil {
+				bad(col.Name, col.Default)
+			}
+		case *plan.AlterDefaultSet:
+			bad(c.ColumnName, c.Default)
+		}
+		return found == ""
+	})
+	return found, found != ""
+}

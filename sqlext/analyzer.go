@@ -34,11 +34,16 @@ type AnalyzerRule struct {
 // divisions functions read as numbers their whole quotient, then doubleDecimalsRule, which fixes the decimals a DOUBLE
 // result is written with, and last the session's own database given
 // back. The engine's own check of an ALTER TABLE's clauses
-// (resolveAlterColumn) answers with MySQL's errors (alterColumnErrors).
+// (resolveAlterColumn) answers with MySQL's errors (alterColumnErrors),
+// and so does its check of the defaults DDL gives columns
+// (defaultErrors).
 func init() {
 	for i, r := range analyzer.OnceBeforeDefault {
-		if r.Id == analyzer.ResolveAlterColumnId {
+		switch r.Id {
+		case analyzer.ResolveAlterColumnId:
 			analyzer.OnceBeforeDefault[i].Apply = alterColumnErrors(r.Apply)
+		case analyzer.ValidateColumnDefaultsId:
+			analyzer.OnceBeforeDefault[i].Apply = defaultErrors(r.Apply)
 		}
 	}
 	beforeEveryStatement(dateFunctionRule, dateFunctions)

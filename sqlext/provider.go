@@ -39,7 +39,7 @@ type Provider struct {
 
 	// schemas caches rebuilt SQL schemas by the identity of the immutable
 	// storage schema they came from.
-	schemas sync.Map // *storage.Schema -> sql.PrimaryKeySchema
+	schemas sync.Map // *storage.Schema -> cachedSchema
 	// fkRefs caches which foreign keys reference each table.
 	fkRefs atomic.Pointer[fkReferences]
 	// temps names the sessions' temporary tables; tempPrefix begins the
@@ -165,14 +165,25 @@ func (p *Provider) leads() bool {
 
 func (p *Provider) sqlSchema(ctx *sql.Context, info *storage.TableInfo) (sql.PrimaryKeySchema, error) {
 	if v, ok := p.schemas.Load(info.Schema); ok {
-		return v.(sql.PrimaryKeySchema), nil
+		if c := v.(cachedSchema); c.db == info.DB && c.name == info.Name {
+			return c.schema, nil
+		}
 	}
 	s, err := sqlSchema(ctx, info.DB, info.Name, info.Schema)
 	if err != nil {
 		return sql.PrimaryKeySchema{}, err
 	}
-	p.schemas.Store(info.Schema, s)
+	p.schemas.Store(info.Schema, cachedSchema{db: info.DB, name: info.Name, schema: s})
 	return s, nil
+}
+
+// cachedSchema is a table's SQL schema, whose columns name the table and
+// its database as their source: a renamed table keeps its storage schema
+// but needs its columns to name it anew (information_schema.COLUMNS
+// finds a table's columns by their source, and found none).
+type cachedSchema struct {
+	db, name string
+	schema   sql.PrimaryKeySchema
 }
 
 // translateStorage maps storage's errors to go-mysql-server's kinds so the

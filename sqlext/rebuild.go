@@ -34,7 +34,7 @@ func rebuildAlter(ctx *sql.Context, t *Table, clauses ...sql.Node) (sql.RowIter,
 	}
 	if keyed, err := hasForeignKeys(ctx, t); keyed && d.rekeyed || err != nil {
 		if err == nil {
-			err = mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'changing the primary key of a table with foreign keys'")
+			err = fkRekeyRefused()
 		}
 		return nil, err
 	}
@@ -121,6 +121,12 @@ func (d *draft) primaryKey(ctx *sql.Context, c *plan.AlterPK) error {
 		d.keys = d.keys[1:]
 	}
 	return nil
+}
+
+// fkRekeyRefused refuses a new primary key for a table with foreign keys,
+// whose checks read other tables.
+func fkRekeyRefused() error {
+	return mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'changing the primary key of a table with foreign keys'")
 }
 
 func multiplePrimaryKeys() error {

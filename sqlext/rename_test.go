@@ -79,3 +79,24 @@ func TestRenameAcrossDatabases(t *testing.T) {
 	defer srv.Close()
 	wantAnswers(t, db, "after a restart", answers)
 }
+
+// TestRenamedTableInInformationSchema: information_schema lists a renamed
+// table's columns and indexes under its new name, after RENAME TABLE,
+// ALTER TABLE ... RENAME TO and a move to another database. Its columns
+// kept naming the old table as their source, so COLUMNS and STATISTICS
+// left out the table, and every table of its database listed after it.
+func TestRenamedTableInInformationSchema(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE ri", "CREATE DATABASE ri2",
+		"CREATE TABLE ri.a (id INT PRIMARY KEY, v INT, KEY kv (v))",
+		"CREATE TABLE ri.z (id INT PRIMARY KEY)",
+		"RENAME TABLE ri.a TO ri.b",
+		"CREATE TABLE ri.c (id INT PRIMARY KEY)",
+		"ALTER TABLE ri.c ADD COLUMN w INT, RENAME TO ri.d",
+		"CREATE TABLE ri.e (id INT PRIMARY KEY)",
+		"RENAME TABLE ri.e TO ri2.f")
+	wantAnswers(t, db, "renamed", map[string]string{
+		"SELECT GROUP_CONCAT(CONCAT(TABLE_SCHEMA, '.', TABLE_NAME, '.', COLUMN_NAME) ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN ('ri', 'ri2')": "ri.b.id,ri.b.v,ri.d.id,ri.d.w,ri.z.id,ri2.f.id",
+		"SELECT GROUP_CONCAT(DISTINCT CONCAT(TABLE_NAME, '.', INDEX_NAME) ORDER BY TABLE_NAME, INDEX_NAME) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'ri'":                                       "b.kv,b.PRIMARY,d.PRIMARY,z.PRIMARY",
+	})
+}
