@@ -431,7 +431,7 @@ func (d *draft) rowsHaveParents(ctx *sql.Context, def sql.ForeignKeyConstraint, 
 	return cmpErr
 }
 
-// fkDescription is the key as MySQL's 1452 writes it.
+// fkDescription is the key as MySQL's 1451 and 1452 write it.
 func fkDescription(db, table string, fk sql.ForeignKeyConstraint) string {
 	quote := func(names []string) string {
 		q := make([]string, len(names))
@@ -440,8 +440,19 @@ func fkDescription(db, table string, fk sql.ForeignKeyConstraint) string {
 		}
 		return strings.Join(q, ", ")
 	}
-	return fmt.Sprintf("`%s`.`%s`, CONSTRAINT `%s` FOREIGN KEY (%s) REFERENCES `%s` (%s)",
+	text := fmt.Sprintf("`%s`.`%s`, CONSTRAINT `%s` FOREIGN KEY (%s) REFERENCES `%s` (%s)",
 		db, table, fk.Name, quote(fk.Columns), fk.ParentTable, quote(fk.ParentColumns))
+	// InnoDB writes the actions other than RESTRICT, its default.
+	for _, a := range []struct {
+		on     string
+		action sql.ForeignKeyReferentialAction
+	}{{"DELETE", fk.OnDelete}, {"UPDATE", fk.OnUpdate}} {
+		switch a.action {
+		case sql.ForeignKeyReferentialAction_Cascade, sql.ForeignKeyReferentialAction_SetNull, sql.ForeignKeyReferentialAction_NoAction:
+			text += " ON " + a.on + " " + string(a.action)
+		}
+	}
+	return text
 }
 
 // nextKeyName is the name the engine gives a foreign key added without

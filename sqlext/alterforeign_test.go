@@ -9,7 +9,8 @@ import (
 // foreign key or renames the table, either does everything or nothing,
 // and answers MySQL's error for the clause that fails. The engine ran the
 // clauses one by one, so ADD COLUMN y before a refused clause left y
-// added. Valid ALTERs of such tables still work, their keys with them.
+// added. Valid ALTERs of such tables still work, their keys with them,
+// and the rows the keys refuse are answered in MySQL's words.
 func TestAlterOfTableWithForeignKeysIsWhole(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -72,12 +73,18 @@ func TestAlterOfTableWithForeignKeysIsWhole(t *testing.T) {
 		keys:    "c2_ibfk_1,fz",
 		"SELECT id, parent, y FROM c2 ORDER BY id": "1,1,NULL;2,1,NULL",
 	})
-	for _, q := range []string{"INSERT INTO c2 (id, parent) VALUES (5, 8)", "INSERT INTO c2 (id, y) VALUES (5, 8)"} {
-		_, err := db.Exec(q)
-		wantMySQLError(t, err, 1452, "23000")
-	}
-	_, err := db.Exec("DELETE FROM p WHERE id = 1")
-	wantMySQLError(t, err, 1451, "23000")
+	// A row a foreign key refuses is answered in MySQL's words, which name
+	// the key's columns and actions (the engine's named the key's value),
+	// also to a prepared statement.
+	_, err := db.Exec("INSERT INTO c2 (id, parent) VALUES (5, 8)")
+	wantMySQLMessage(t, "child", err, 1452, "23000", "Cannot add or update a child row: a foreign key constraint fails (`fa`.`c2`, CONSTRAINT `c2_ibfk_1` FOREIGN KEY (`parent`) REFERENCES `p` (`id`))")
+	_, err = db.Exec("INSERT INTO c2 (id, y) VALUES (?, ?)", 5, 8)
+	wantMySQLMessage(t, "prepared", err, 1452, "23000", "Cannot add or update a child row: a foreign key constraint fails (`fa`.`c2`, CONSTRAINT `fz` FOREIGN KEY (`y`) REFERENCES `p` (`id`))")
+	_, err = db.Exec("DELETE FROM p WHERE id = 1")
+	wantMySQLMessage(t, "parent", err, 1451, "23000", "Cannot delete or update a parent row: a foreign key constraint fails (`fa`.`c2`, CONSTRAINT `c2_ibfk_1` FOREIGN KEY (`parent`) REFERENCES `p` (`id`))")
+	mustExecAll(t, db, "CREATE TABLE d (id INT PRIMARY KEY, pid INT, CONSTRAINT dk FOREIGN KEY (pid) REFERENCES p (id) ON DELETE SET NULL ON UPDATE CASCADE)")
+	_, err = db.Exec("INSERT INTO d VALUES (1, 9)")
+	wantMySQLMessage(t, "actions", err, 1452, "23000", "Cannot add or update a child row: a foreign key constraint fails (`fa`.`d`, CONSTRAINT `dk` FOREIGN KEY (`pid`) REFERENCES `p` (`id`) ON DELETE SET NULL ON UPDATE CASCADE)")
 }
 
 // TestInvalidDefaultAsMySQL: a literal default its column cannot hold is

@@ -428,6 +428,7 @@ func (h *errorHandler) recovered(err *error) {
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
+	defer h.foreignKeyText(c, &err)
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
@@ -440,6 +441,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
+	defer h.foreignKeyText(c, &err)
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
@@ -482,6 +484,7 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
+	defer h.foreignKeyText(c, &err)
 	defer h.finish(c)
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	timeFieldDecimals(f) // timewire.go
@@ -491,6 +494,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer spellAsWritten(&err, p.PrepareStmt)
 	defer h.recovered(&err)
+	defer h.foreignKeyText(c, &err)
 	defer h.finish(c)
 	cb = withTimeDecimals(cb)
 	if h.fast != nil {
@@ -507,10 +511,12 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 
 func (h *errorHandler) ComInitDB(c *mysql.Conn, schema string) (err error) {
 	defer h.recovered(&err)
+	defer h.foreignKeyText(c, &err)
 	return h.Handler.ComInitDB(c, schema)
 }
 
 func (h *errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
 	defer h.recovered(&err)
+	defer h.foreignKeyText(c, &err)
 	return h.Handler.ComResetConnection(c)
 }

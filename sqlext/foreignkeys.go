@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -300,4 +301,82 @@ func (p *Provider) foreignKeyNamed(db, name string) bool {
 // against a parent, which the bulk paths do not do.
 func (p *Provider) declaresForeignKeys(db, table string) bool {
 	return len(p.fkReferences().byChild[fkKey(db, table)]) > 0
+}
+
+// foreignKeyText gives a row a foreign key refuses MySQL's text, which
+// names the key's database, tables and columns: `Cannot add or update a
+// child row: a foreign key constraint fails (`db`.`c`, CONSTRAINT `k`
+// FOREIGN KEY (`pid`) REFERENCES `p` (`id`))`, and the same for a parent
+// row (1451). The engine's text named the key and its tables in words
+// of its own and the key's value.
+func (h *errorHandler) foreignKeyText(c *mysql.Conn, err *error) {
+	if *err == nil || h.prov == nil {
+		return
+	}
+	child, name, table, ok := fkViolation((*err).Error())
+	if !ok {
+		return
+	}
+	current := ""
+	if s := h.sessionOf(c); s != nil {
+		current = s.GetCurrentDatabase()
+	}
+	fk, ok := h.prov.foreignKeyOf(current, table, name)
+	switch {
+	case !ok:
+	case child:
+		*err = mysql.NewSQLError(erRowNoParent, "23000", "Cannot add or update a child row: a foreign key constraint fails (%s)", fkDescription(fk.Database, fk.Table, fk))
+	default:
+		*err = mysql.NewSQLError(erRowIsReferenced, "23000", "Cannot delete or update a parent row: a foreign key constraint fails (%s)", fkDescription(fk.Database, fk.Table, fk))
+	}
+}
+
+// erRowIsReferenced is MySQL's ER_ROW_IS_REFERENCED_2.
+const erRowIsReferenced = 1451
+
+// fkViolation reads the engine's message for a row a foreign key refuses:
+// whether the row is a child (not a parent), the key's name and its
+// table's.
+func fkViolation(msg string) (child bool, name, table string, ok bool) {
+	for _, head := range []struct {
+		text  string
+		child bool
+	}{
+		{"cannot add or update a child row - Foreign key violation on fk: `", true},
+		{"cannot delete or update a parent row - Foreign key violation on fk: `", false},
+	} {
+		i := strings.Index(msg, head.text)
+		if i < 0 {
+			continue
+		}
+		name, rest, ok1 := strings.Cut(msg[i+len(head.text):], "`, table: `")
+		table, _, ok2 := strings.Cut(rest, "`, referenced table: `")
+		return head.child, name, table, ok1 && ok2
+	}
+	return false, "", "", false
+}
+
+// foreignKeyOf finds the key named name that table declares, in the
+// current database first.
+func (p *Provider) foreignKeyOf(current, table, name string) (sql.ForeignKeyConstraint, bool) {
+	refs := p.fkReferences()
+	find := func(fks []sql.ForeignKeyConstraint) (sql.ForeignKeyConstraint, bool) {
+		for _, fk := range fks {
+			if strings.EqualFold(fk.Name, name) {
+				return fk, true
+			}
+		}
+		return sql.ForeignKeyConstraint{}, false
+	}
+	if fk, ok := find(refs.byChild[fkKey(current, table)]); ok {
+		return fk, true
+	}
+	for key, fks := range refs.byChild {
+		if key[1] == strings.ToLower(table) {
+			if fk, ok := find(fks); ok {
+				return fk, true
+			}
+		}
+	}
+	return sql.ForeignKeyConstraint{}, false
 }
