@@ -111,3 +111,24 @@ func TestInvalidDefaultAsMySQL(t *testing.T) {
 		"SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'idf'": "2",
 	})
 }
+
+// TestAlterAddsCheckOnNewColumn: an ALTER TABLE may add a CHECK on a
+// column it adds in an earlier clause, as in MySQL; the engine refused it
+// (1054), building the CHECK against the table without the column. The
+// statement stays whole: rows that fail the check leave the table as it
+// was, with MySQL's error.
+func TestAlterAddsCheckOnNewColumn(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE ac", "CREATE TABLE ac.t (id INT PRIMARY KEY)", "INSERT INTO ac.t VALUES (1)",
+		"ALTER TABLE ac.t ADD COLUMN qty INT DEFAULT 1, ADD CONSTRAINT chk CHECK (qty > 0)",
+		"ALTER TABLE ac.t ADD COLUMN m INT DEFAULT 1, ADD INDEX (m), ADD CHECK (t.m + qty > 1)")
+	_, err := db.Exec("ALTER TABLE ac.t ADD COLUMN k INT DEFAULT -1, ADD CONSTRAINT chk2 CHECK (k > 0)")
+	wantMySQLMessage(t, "refused check", err, 3819, "HY000", "Check constraint 'chk2' is violated.")
+	_, err = db.Exec("INSERT INTO ac.t (id, qty) VALUES (2, 0)")
+	wantMySQLMessage(t, "row refused", err, 3819, "HY000", "Check constraint 'chk' is violated.")
+	wantAnswers(t, db, "checks", map[string]string{
+		"SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'ac'":                                      "id,qty,m",
+		"SELECT GROUP_CONCAT(CONSTRAINT_NAME, ':', CHECK_CLAUSE ORDER BY CONSTRAINT_NAME) FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'ac'": "chk:(qty > 0),t_chk_1:((m + qty) > 1)",
+		"SELECT id, qty, m FROM ac.t": "1,1,1",
+	})
+}

@@ -329,6 +329,12 @@ func mysqlMessage(num int, msg string) string {
 		if i := strings.LastIndex(msg, " is too large for column '"); i >= 0 && strings.HasSuffix(msg, "'") {
 			return "Data too long for column " + msg[i+len(" is too large for column "):]
 		}
+	case erCheckConstraintViolated:
+		// The engine's `Check constraint "c" violated`.
+		var name string
+		if _, err := fmt.Sscanf(msg, "Check constraint %q violated", &name); err == nil {
+			return fmt.Sprintf("Check constraint '%s' is violated.", name)
+		}
 	case mysql.ERBadNullError:
 		if rest, ok := strings.CutPrefix(msg, "column name '"); ok {
 			if name, ok := strings.CutSuffix(rest, "' is non-nullable but attempted to set a value of null"); ok {

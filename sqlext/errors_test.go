@@ -61,8 +61,12 @@ func TestErrorCodes(t *testing.T) {
 			t.Errorf("%v: got %v (%s)", c.err, se, se.State)
 		}
 	}
-	// A row where one value is wanted, in MySQL's words.
+	// A row a CHECK refuses, in MySQL's words.
 	var se *mysql.SQLError
+	if !errors.As(sqlError(errors.New(`Check constraint "pos" violated`)), &se) || se.Message != "Check constraint 'pos' is violated." {
+		t.Errorf("check violated: got %v", se)
+	}
+	// A row where one value is wanted, in MySQL's words.
 	if !errors.As(sqlError(sql.ErrInvalidOperandColumns.New(1, 3)), &se) || se.Num != 1241 || se.State != "21000" || se.Message != "Operand should contain 1 column(s)" {
 		t.Errorf("operand columns: got %v (%s)", se, se.State)
 	}

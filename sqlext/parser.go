@@ -16,7 +16,9 @@ import (
 // as a PERCENT_RANK (see cumedist.go), with OVER w written as w's
 // definition (see windowframe.go), with window functions of grouped
 // SELECTs read over a derived table that groups (see
-// groupedwindows.go), with ~x, which the planner does
+// groupedwindows.go), with an ALTER's CHECK that reads a column the
+// statement adds moved into that column's clause (see altercheck.go),
+// with ~x, which the planner does
 // not know, read as a function (see bitnot.go), with the columns of set operations
 // marked for typing (see markUnionColumns), and with user-variable
 // assignments in expressions, which the parser refuses, rewritten (see
@@ -48,8 +50,11 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	authorizeShowEngine(st)
 	authorizeOwnGrants(st)
 	showEventsIn(sctx, st)
-	if ins, ok := st.(*ast.Insert); ok {
-		sp.p.defaultGeneratedValues(sctx, ins)
+	switch x := st.(type) {
+	case *ast.Insert:
+		sp.p.defaultGeneratedValues(sctx, x)
+	case *ast.AlterTable:
+		sp.p.forwardChecks(sctx, x)
 	}
 }
 
