@@ -283,7 +283,7 @@ func draftOf(ctx *sql.Context, t *Table, clauses []sql.Node) (*draft, error) {
 	if err := commitPending(ctx); err != nil {
 		return nil, err
 	}
-	d, err := newDraft(t)
+	d, err := newDraft(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +298,7 @@ func draftOf(ctx *sql.Context, t *Table, clauses []sql.Node) (*draft, error) {
 	return d, nil
 }
 
-func newDraft(t *Table) (*draft, error) {
+func newDraft(ctx *sql.Context, t *Table) (*draft, error) {
 	stored, ids, err := t.storedRows()
 	if err != nil {
 		return nil, err
@@ -312,11 +312,36 @@ func newDraft(t *Table) (*draft, error) {
 			k.cols = append(k.cols, t.info.Schema.Columns[c].Name)
 		}
 		d.keys = append(d.keys, k)
+		d.inKeyOrder(ctx, pk)
 	}
 	for _, x := range t.info.Indexes {
 		d.keys = append(d.keys, draftKey{name: x.Name, cols: slices.Clone(x.Columns), unique: x.Unique, meta: x.Meta})
 	}
 	return d, nil
+}
+
+// inKeyOrder puts the rows in primary-key order, the order in which MySQL
+// copies a table's rows: it numbers the row an error names ("at row 2"),
+// and makes the later of two rows that a new unique key finds holding one
+// key the one named. Storage reads them partition by partition.
+func (d *draft) inKeyOrder(ctx *sql.Context, pk []int) {
+	order := make([]int, len(d.rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		for _, c := range pk {
+			if n, err := d.sch[c].Type.Compare(ctx, d.rows[a][c], d.rows[b][c]); err == nil && n != 0 {
+				return n
+			}
+		}
+		return 0
+	})
+	rows, ids := make([]sql.Row, len(order)), make([]string, len(order))
+	for i, o := range order {
+		rows[i], ids[i] = d.rows[o], d.ids[o]
+	}
+	d.rows, d.ids = rows, ids
 }
 
 // play applies one clause to the draft, failing as its execution on the
@@ -626,7 +651,9 @@ func (d *draft) unique(ctx *sql.Context, k draftKey) error {
 		}
 		return 0
 	}
-	slices.SortFunc(keyed, compare)
+	// Of two rows holding one key, the later is the one named, as when
+	// MySQL copies the rows in order.
+	slices.SortStableFunc(keyed, compare)
 	for i := 1; i < len(keyed); i++ {
 		if compare(keyed[i-1], keyed[i]) == 0 {
 			parts := make([]string, len(cols))

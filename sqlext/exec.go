@@ -83,6 +83,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return createCheck(ctx, n)
 	case *plan.Block:
 		return alterWhole(ctx, n, row)
+	case *plan.AlterTableCollation:
+		return alterCollation(ctx, n)
 	case *plan.UpdateSource:
 		return o.caseChanges(ctx, n, row)
 	case *plan.UpdateJoin:

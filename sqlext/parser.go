@@ -45,6 +45,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	if s, ok := sctx.Session.(*Session); ok {
 		_, s.explaining = st.(*ast.Explain)
 		noteCollatedCreate(s, st)
+		noteConvertCharset(s, st, text)
 	}
 	bindRenameDatabase(sctx, st)
 	authorizeShowEngine(st)
@@ -123,7 +124,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 
 // rewriteRefused is a statement the parser refused written in what the
 // parser reads, and whether anything was rewritten: compound interval
-// units as single ones (see intervals.go), quantified comparisons (x >
+// units as single ones (see intervals.go), CHARSET in ALTER TABLE as
+// CHARACTER SET (see tablecharset.go), quantified comparisons (x >
 // ANY (SELECT ...)) as IN or scalar subqueries (see quantified.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
@@ -134,6 +136,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // FORMAT=JSON as FORMAT=TREE (see explainjson.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
+	if r, ok := rewriteAlterCharset(q); ok {
+		q, changed = r, true
+	}
 	if strings.Contains(q, ":=") {
 		var names []string
 		q, names = rewriteAssignmentsOf(q)

@@ -26,7 +26,7 @@ func TestRebuildFailsOverAWriteSinceItsRead(t *testing.T) {
 	if tbl == nil {
 		t.Fatal("no table r.t")
 	}
-	d, err := newDraft(tbl)
+	d, err := newDraft(sctx, tbl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestRebuildFailsOverAWriteSinceItsRead(t *testing.T) {
 		t.Fatalf("after the failed rebuild: key %v, %d rows", info.Schema.PK, info.Rows)
 	}
 	// Read again, it goes through.
-	if d, err = newDraft(tbl); err == nil {
+	if d, err = newDraft(sctx, tbl); err == nil {
 		err = d.addPrimary(sctx, draftKey{name: "PRIMARY", cols: []string{"a"}, unique: true})
 	}
 	if err == nil {

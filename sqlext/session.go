@@ -34,6 +34,9 @@ type Session struct {
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
 	warnings []*sql.Warning
+	// converting marks a parsed ALTER TABLE ... CONVERT TO CHARACTER SET
+	// (see tablecharset.go).
+	converting bool
 	// explaining is set while the statement being planned is an EXPLAIN
 	// (see setOpMax1RowRule).
 	explaining bool
