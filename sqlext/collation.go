@@ -273,12 +273,37 @@ func (s *Session) Warn(w *sql.Warning) {
 		// own: known by their text, as sqlError knows them.
 		code = engineMessageCode(w.Message, code)
 	}
+	if m, ok := databaseNote(w); ok {
+		c := *w
+		c.Message = m
+		w = &c
+	}
 	if w.Level == "Note" && ignoredRowCodes[code] {
 		c := *w
 		c.Level, c.Code, c.Message = "Warning", code, mysqlMessage(code, w.Message)
 		w = &c
 	}
 	s.BaseSession.Warn(w)
+}
+
+// databaseNote is MySQL's text of the notes CREATE DATABASE IF NOT
+// EXISTS and DROP DATABASE IF EXISTS raise, which quotes the database's
+// name; the engine's did not, and ended in a space.
+func databaseNote(w *sql.Warning) (string, bool) {
+	var head, tail string
+	switch w.Code {
+	case mysql.ERDbCreateExists:
+		head, tail = "Can't create database ", "; database exists"
+	case mysql.ERDbDropExists:
+		head, tail = "Can't drop database ", "; database doesn't exist"
+	default:
+		return "", false
+	}
+	name, ok := strings.CutPrefix(strings.TrimSuffix(w.Message, " "), head)
+	if name, ok = strings.CutSuffix(name, tail); !ok || strings.HasPrefix(name, "'") {
+		return "", false
+	}
+	return head + "'" + name + "'" + tail, true
 }
 
 // ignoredRowCodes are the errors that IGNORE turns into warnings.

@@ -2,9 +2,12 @@ package sqlext
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -130,4 +133,18 @@ func validateName(name string) error {
 func indexMetaJSON(comment string, prefix []uint16) string {
 	b, _ := json.Marshal(indexMeta{Comment: comment, Prefix: prefix})
 	return string(b)
+}
+
+// existingTable says whether a CREATE TABLE IF NOT EXISTS names a table
+// that is there, and then notes it as MySQL does (1050, "Table 't'
+// already exists"); the engine let it pass without a word.
+func existingTable(ctx *sql.Context, n *plan.CreateTable) bool {
+	if !n.IfNotExists() || n.Db == nil {
+		return false
+	}
+	if _, ok, err := n.Db.GetTableInsensitive(ctx, n.Name()); err != nil || !ok {
+		return false
+	}
+	ctx.Session.Warn(&sql.Warning{Level: "Note", Code: mysql.ERTableExists, Message: fmt.Sprintf("Table '%s' already exists", n.Name())})
+	return true
 }

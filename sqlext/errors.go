@@ -329,6 +329,14 @@ func mysqlMessage(num int, msg string) string {
 		if i := strings.LastIndex(msg, " is too large for column '"); i >= 0 && strings.HasSuffix(msg, "'") {
 			return "Data too long for column " + msg[i+len(" is too large for column "):]
 		}
+	case mysql.ERBadDb:
+		if name, ok := strings.CutPrefix(msg, "database not found: "); ok {
+			return fmt.Sprintf("Unknown database '%s'", name)
+		}
+	case mysql.ERNoDb:
+		if msg == "no database selected" {
+			return "No database selected"
+		}
 	case erCheckConstraintViolated:
 		// The engine's `Check constraint "c" violated`.
 		var name string
@@ -435,6 +443,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.foreignKeyText(c, &err)
+	defer h.unknownTableText(c, query, &err)
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
@@ -448,6 +457,7 @@ func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query s
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.foreignKeyText(c, &err)
+	defer h.unknownTableText(c, query, &err)
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
@@ -491,6 +501,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.foreignKeyText(c, &err)
+	defer h.unknownTableText(c, query, &err)
 	defer h.finish(c)
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	timeFieldDecimals(f) // timewire.go
@@ -501,6 +512,7 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 	defer spellAsWritten(&err, p.PrepareStmt)
 	defer h.recovered(&err)
 	defer h.foreignKeyText(c, &err)
+	defer h.unknownTableText(c, p.PrepareStmt, &err)
 	defer h.finish(c)
 	cb = withTimeDecimals(cb)
 	if h.fast != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 )
 
@@ -85,6 +86,20 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return alterWhole(ctx, n, row)
 	case *plan.AlterTableCollation:
 		return alterCollation(ctx, n)
+	case *plan.CreateView:
+		if err := alteredViewMissing(ctx, n); err != nil {
+			return nil, err
+		}
+	case *plan.TableCopier:
+		// CREATE TABLE IF NOT EXISTS ... SELECT of a table that is there
+		// copies nothing into it, as in MySQL 8; the engine copied the rows.
+		if ct, ok := n.Destination.(*plan.CreateTable); ok && existingTable(ctx, ct) {
+			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+		}
+	case *plan.CreateTable:
+		if existingTable(ctx, n) {
+			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+		}
 	case *plan.UpdateSource:
 		return o.caseChanges(ctx, n, row)
 	case *plan.UpdateJoin:

@@ -46,6 +46,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		_, s.explaining = st.(*ast.Explain)
 		noteCollatedCreate(s, st)
 		noteConvertCharset(s, st, text)
+		noteAlterView(s)
 	}
 	bindRenameDatabase(sctx, st)
 	authorizeShowEngine(st)
@@ -129,7 +130,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // ANY (SELECT ...)) as IN or scalar subqueries (see quantified.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
-// DO as a SET (see do.go), the column after AFTER quoted (see
+// DO as a SET (see do.go), ALTER VIEW as CREATE OR REPLACE VIEW (see
+// alterview.go), the column after AFTER quoted (see
 // afterword.go), CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE and SHOW
 // ENGINE as calls (see maintenance.go and showengine.go), HELP and SHOW
 // OPEN TABLES as SELECTs (see help.go and showopentables.go), and EXPLAIN
@@ -154,6 +156,9 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 		q, changed = r, true
 	}
 	if r, ok := rewriteDo(ctx, sp.Parser, q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteAlterView(ctx, q); ok {
 		q, changed = r, true
 	}
 	if r, ok := quoteAfterColumns(q); ok {

@@ -332,8 +332,11 @@ func TestDDLAndDML(t *testing.T) {
 	}
 	mustExec(t, db, "DROP TABLE bag")
 	mustExec(t, db, "DROP DATABASE shop")
+	// A table of a database that is gone is looked for, as in MySQL.
 	_, err = db.Exec("SELECT * FROM shop.goods")
-	wantMySQLError(t, err, 1049, "")
+	wantMySQLMessage(t, "gone", err, 1146, "42S02", "Table 'shop.goods' doesn't exist")
+	_, err = db.Exec("USE shop")
+	wantMySQLMessage(t, "gone", err, 1049, "42000", "Unknown database 'shop'")
 }
 
 func TestTypesRoundTrip(t *testing.T) {

@@ -34,6 +34,9 @@ type Session struct {
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
 	warnings []*sql.Warning
+	// alteringView marks a parsed ALTER VIEW, which rewroteAlterView
+	// marks while it is parsed (see alterview.go).
+	alteringView, rewroteAlterView bool
 	// converting marks a parsed ALTER TABLE ... CONVERT TO CHARACTER SET
 	// (see tablecharset.go).
 	converting bool

@@ -1,0 +1,118 @@
+package sqlext
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// unknownTableText gives a table a statement names that does not exist
+// MySQL's words: 1146 "Table 'db.t' doesn't exist", or for DROP TABLE
+// 1051 "Unknown table 'db.t'". The engine's text, "table not found: t",
+// named no database, and DROP TABLE answered 1146. The database is the
+// one the statement qualifies the name with, else the session's.
+func (h *errorHandler) unknownTableText(c *mysql.Conn, query string, err *error) {
+	if *err == nil || h.prov == nil {
+		return
+	}
+	msg := (*err).Error()
+	var se *mysql.SQLError
+	if errors.As(*err, &se) {
+		msg = se.Message
+	}
+	if db, ok := strings.CutPrefix(msg, "database not found: "); ok {
+		// A query or change of rows reading a table of a database that
+		// does not exist: MySQL looks for the table, and answers 1146
+		// (USE, SHOW TABLES FROM and a RENAME into it answer 1049).
+		if table := qualifiedIn(query, db); table != "" && readsRows(query) {
+			*err = mysql.NewSQLError(mysql.ERNoSuchTable, "42S02", "Table '%s.%s' doesn't exist", db, table)
+		}
+		return
+	}
+	table, ok := strings.CutPrefix(msg, "table not found: ")
+	if !ok || table == "" || strings.ContainsAny(table, " \n") {
+		return
+	}
+	db := qualifierOf(query, table, func(name string) bool { _, ok := h.prov.store.Database(name); return ok })
+	if db == "" {
+		if s := h.sessionOf(c); s != nil {
+			db = s.GetCurrentDatabase()
+		}
+	}
+	if db == "" {
+		return
+	}
+	toks := sqlTokens(query)
+	if len(toks) >= 2 && strings.EqualFold(toks[0].text, "DROP") &&
+		(strings.EqualFold(toks[1].text, "TABLE") || strings.EqualFold(toks[1].text, "TEMPORARY")) {
+		*err = mysql.NewSQLError(mysql.ERBadTable, "42S02", "Unknown table '%s.%s'", db, table)
+		return
+	}
+	*err = mysql.NewSQLError(mysql.ERNoSuchTable, "42S02", "Table '%s.%s' doesn't exist", db, table)
+}
+
+// qualifierOf is the database the query qualifies a table's name with
+// (db.t, `db`.`t`), when it names a database that exists.
+func qualifierOf(query, table string, isDatabase func(string) bool) string {
+	toks := sqlTokens(query)
+	for i, tk := range toks {
+		name, prefix := unquoteIdent(tk.text), ""
+		if tk.word {
+			if k := strings.LastIndexByte(tk.text, '.'); k >= 0 {
+				prefix, name = tk.text[:k], tk.text[k+1:]
+			}
+		}
+		if !strings.EqualFold(name, table) {
+			continue
+		}
+		if prefix == "" && i > 0 && toks[i-1].end == tk.start {
+			// `db`.`t`, `db`.t or db.`t`: the name before the dot.
+			prev := toks[i-1]
+			switch {
+			case prev.word && prev.text == "." && i > 1 && toks[i-2].end == prev.start:
+				prefix = unquoteIdent(toks[i-2].text)
+			case prev.word && strings.HasSuffix(prev.text, "."):
+				prefix = strings.TrimSuffix(prev.text, ".")
+			}
+		} else if prefix == "" && tk.word && strings.HasPrefix(tk.text, ".") && i > 0 && toks[i-1].end == tk.start {
+			prefix = unquoteIdent(toks[i-1].text)
+		}
+		if prefix != "" && isDatabase(prefix) {
+			return prefix
+		}
+	}
+	return ""
+}
+
+// qualifiedIn is the first name the query qualifies with db (db.t), or
+// "" when it names none.
+func qualifiedIn(query, db string) string {
+	toks := sqlTokens(query)
+	for i, tk := range toks {
+		if tk.word {
+			if k := strings.IndexByte(tk.text, '.'); k > 0 && k < len(tk.text)-1 && strings.EqualFold(tk.text[:k], db) {
+				return tk.text[k+1:]
+			}
+		}
+		// `db`.`t`
+		if i+2 < len(toks) && strings.EqualFold(unquoteIdent(tk.text), db) && toks[i+1].text == "." &&
+			toks[i+1].start == tk.end && toks[i+2].start == toks[i+1].end {
+			return unquoteIdent(toks[i+2].text)
+		}
+	}
+	return ""
+}
+
+// readsRows says whether a statement is a query or a change of rows.
+func readsRows(query string) bool {
+	toks := sqlTokens(query)
+	if len(toks) == 0 {
+		return false
+	}
+	switch strings.ToUpper(toks[0].text) {
+	case "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "TABLE", "(":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,58 @@
+package sqlext_test
+
+import (
+	"testing"
+)
+
+// TestUnknownObjectsAsMySQL: a table or database a statement names that
+// is not there is answered in MySQL's words, naming the database the
+// table was looked for in (the engine said "table not found: t" and
+// "database not found: d", and answered DROP TABLE with 1146), over text
+// and prepared statements; IF [NOT] EXISTS notes are MySQL's, and CREATE
+// TABLE IF NOT EXISTS ... SELECT of a table that is there copies nothing
+// (the engine copied the rows, and noted nothing).
+func TestUnknownObjectsAsMySQL(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE uo", "CREATE DATABASE uo2", "USE uo",
+		"CREATE TABLE b (x INT)", "CREATE TABLE c AS SELECT 1 AS one")
+	cases := []struct {
+		q     string
+		code  uint16
+		state string
+		msg   string
+	}{
+		{"SELECT * FROM nosuch", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},
+		{"SELECT * FROM uo2.nosuch", 1146, "42S02", "Table 'uo2.nosuch' doesn't exist"},
+		{"SELECT * FROM `uo2`.`nosuch`", 1146, "42S02", "Table 'uo2.nosuch' doesn't exist"},
+		{"SELECT a.nosuch FROM nosuch a", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},
+		{"INSERT INTO nosuch VALUES (1)", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},
+		{"ALTER TABLE nosuch ADD COLUMN x INT", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},
+		{"DROP TABLE nosuch", 1051, "42S02", "Unknown table 'uo.nosuch'"},
+		{"DROP TABLE uo2.nosuch", 1051, "42S02", "Unknown table 'uo2.nosuch'"},
+		{"SELECT * FROM nodb.t", 1146, "42S02", "Table 'nodb.t' doesn't exist"},
+		{"USE nodb", 1049, "42000", "Unknown database 'nodb'"},
+		{"ALTER VIEW nov AS SELECT 1", 1146, "42S02", "Table 'uo.nov' doesn't exist"},
+	}
+	for _, c := range cases {
+		_, err := db.Exec(c.q)
+		wantMySQLMessage(t, c.q, err, c.code, c.state, c.msg)
+	}
+	_, err := db.Exec("SELECT * FROM nosuch WHERE x = ?", 1)
+	wantMySQLMessage(t, "prepared", err, 1146, "42S02", "Table 'uo.nosuch' doesn't exist")
+
+	wantLeveledWarnings(t, db, "CREATE TABLE IF NOT EXISTS b (y INT)", "Note 1050 Table 'b' already exists")
+	wantLeveledWarnings(t, db, "CREATE TABLE IF NOT EXISTS c AS SELECT 2 AS one", "Note 1050 Table 'c' already exists")
+	wantLeveledWarnings(t, db, "CREATE DATABASE IF NOT EXISTS uo", "Note 1007 Can't create database 'uo'; database exists")
+	wantLeveledWarnings(t, db, "DROP DATABASE IF EXISTS nodb", "Note 1008 Can't drop database 'nodb'; database doesn't exist")
+	wantAnswers(t, db, "nothing copied", map[string]string{"SELECT GROUP_CONCAT(one) FROM c": "1"})
+
+	// ALTER VIEW redefines a view, with its options.
+	mustExecAll(t, db, "CREATE VIEW v AS SELECT x FROM b", "INSERT INTO b VALUES (1), (2)",
+		"ALTER VIEW v AS SELECT x * 10 AS y FROM b WHERE x > 1",
+		"ALTER ALGORITHM = MERGE SQL SECURITY INVOKER VIEW v (z) AS SELECT x + 100 FROM b")
+	wantAnswers(t, db, "altered view", map[string]string{"SELECT GROUP_CONCAT(z ORDER BY z) FROM v": "101,102"})
+	_, _, db2 := serve(t)
+	_, err = db2.Exec("SELECT * FROM nosuch")
+	wantMySQLMessage(t, "no database", err, 1046, "3D000", "No database selected")
+}
