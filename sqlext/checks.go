@@ -35,11 +35,15 @@ type checkMeta struct {
 	Enforced   bool   `json:"enforced"`
 }
 
-func (t *Table) GetChecks(*sql.Context) ([]sql.CheckDefinition, error) {
+func (t *Table) GetChecks(ctx *sql.Context) ([]sql.CheckDefinition, error) {
 	m := parseTableMeta(t.info.Schema.Meta)
 	out := make([]sql.CheckDefinition, len(m.Checks))
 	for i, c := range m.Checks {
 		out[i] = sql.CheckDefinition{Name: c.Name, CheckExpression: c.Expression, Enforced: c.Enforced}
+	}
+	if ctx != nil {
+		// A write through a view WITH CHECK OPTION (viewwrites.go).
+		out = append(out, viewChecks(ctx, t.info.DB, t.info.Name)...)
 	}
 	return out, nil
 }

@@ -114,6 +114,9 @@ var engineMessages = []struct {
 	{"Foreign key cascade delete/update exceeds", 3008}, // ER_FK_DEPTH_EXCEEDED
 }
 
+// erViewCheckFailed is MySQL's ER_VIEW_CHECK_FAILED.
+const erViewCheckFailed = 1369
+
 // erIllegalValueForType is MySQL's ER_ILLEGAL_VALUE_FOR_TYPE.
 const erIllegalValueForType = 1367
 
@@ -278,6 +281,9 @@ func sqlError(err error) error {
 	}
 	if num, state, msg, ok := flattenedSQLError(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out.Num, out.State, out.Message = num, state, msg
+	}
+	if msg, ok := viewCheckFailed(out.Message); ok {
+		out.Num, out.State, out.Message = erViewCheckFailed, "44000", msg
 	}
 	if out.Num == mysql.ERUnknownError && !strings.HasPrefix(out.Message, internalError) {
 		// The engine has already flattened these to ER_UNKNOWN_ERROR by

@@ -22,13 +22,14 @@ import (
 // not know, read as a function (see bitnot.go), with the columns of set operations
 // marked for typing (see markUnionColumns), and with user-variable
 // assignments in expressions, which the parser refuses, rewritten (see
-// assign.go).
+// assign.go), and writes through a view made writes to its table (see
+// viewwrites.go).
 type statementParser struct {
 	sql.Parser
 	p *Provider
 }
 
-func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) {
+func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) error {
 	nameSelectedColumns(st, text)
 	windowedSelects(st)
 	repeatedAggregates(st)
@@ -40,7 +41,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	}
 	markUnionColumns(st)
 	if !ok {
-		return
+		return nil
 	}
 	if s, ok := sctx.Session.(*Session); ok {
 		_, s.explaining = st.(*ast.Explain)
@@ -58,6 +59,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	case *ast.AlterTable:
 		sp.p.forwardChecks(sctx, x)
 	}
+	return sp.p.viewTarget(sctx, st)
 }
 
 // rewriteParsable writes what the parser reads, but differently from
@@ -84,7 +86,9 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 		}
 	}
 	if err == nil {
-		sp.adjust(ctx, st, text)
+		if err = sp.adjust(ctx, st, text); err != nil {
+			return nil, "", "", err
+		}
 	}
 	return st, pre, rest, err
 }
@@ -101,7 +105,9 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 		}
 	}
 	if err == nil {
-		sp.adjust(ctx, st, text)
+		if err = sp.adjust(ctx, st, text); err != nil {
+			return nil, "", "", err
+		}
 	}
 	return st, pre, rest, err
 }
@@ -118,7 +124,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 		}
 	}
 	if err == nil {
-		sp.adjust(ctx, st, text)
+		if err = sp.adjust(ctx, st, text); err != nil {
+			return nil, 0, err
+		}
 	}
 	return st, n, err
 }

@@ -34,6 +34,9 @@ type Session struct {
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
 	warnings []*sql.Warning
+	// viewCheck is the condition of a view WITH CHECK OPTION that the
+	// statement being planned writes through (see viewwrites.go).
+	viewCheck *viewCheck
 	// alteringView marks a parsed ALTER VIEW, which rewroteAlterView
 	// marks while it is parsed (see alterview.go).
 	alteringView, rewroteAlterView bool
