@@ -16,11 +16,12 @@ import (
 // whose values were all NULL failed the statement with 1048, and a SUM
 // or AVG of exact numbers made a DOUBLE column, which stored the exact
 // result (exactSumRule) rounded. ctasColumnsRule gives each such column
-// the query's final type and lets it hold NULL. It runs for every
+// the query's final type and lets it hold NULL, and a column of a string
+// function the VARCHAR MySQL gives it. It runs for every
 // statement (onEveryStatement), after exactSumRule.
 const ctasColumnsRule analyzer.RuleId = 9965
 
-func ctasColumns(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func ctasColumns(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	transform.Inspect(n, func(n sql.Node) bool {
 		// The engine plans the statement as a copy from the query into a
 		// table created from the query's columns.
@@ -38,10 +39,18 @@ func ctasColumns(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 			return false
 		}
 		mayBeNull := aggregateOutputs(tc.Source)
+		exprs := resultExprs(tc.Source)
 		for i, c := range target {
 			nc := *c
 			if t := out[i].Type; types.IsFloat(nc.Type) && types.IsDecimal(t) {
 				nc.Type = t
+			}
+			if i < len(exprs) {
+				// A string function's column is a VARCHAR as long as its
+				// longest value, up to MySQL's limit (stringlengths.go).
+				if st, n, ok := stringType(ctx, exprs[i]); ok {
+					nc.Type = ctasStringType(st, n)
+				}
 			}
 			nc.Nullable = nc.Nullable || out[i].Nullable || mayBeNull[i]
 			if nc.Type != c.Type || nc.Nullable != c.Nullable {
@@ -59,16 +68,7 @@ func ctasColumns(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope
 // projection above its GROUP BY, its window or a derived table.
 func aggregateOutputs(q sql.Node) []bool {
 	ids := nullableAggregateIds(q) // aggregatenulls.go
-	var top []sql.Expression
-	transform.Inspect(q, func(n sql.Node) bool {
-		switch n := n.(type) {
-		case *plan.GroupBy:
-			top = n.SelectedExprs
-		case *plan.Project:
-			top = n.Projections
-		}
-		return top == nil
-	})
+	top := resultExprs(q)
 	out := make([]bool, len(q.Schema()))
 	for i, e := range top {
 		if i >= len(out) {
@@ -84,6 +84,22 @@ func aggregateOutputs(q sql.Node) []bool {
 		_, out[i] = nullableAggregate(e)
 	}
 	return out
+}
+
+// resultExprs are the expressions of a query's result columns: its top
+// projection's or grouping's.
+func resultExprs(q sql.Node) []sql.Expression {
+	var top []sql.Expression
+	transform.Inspect(q, func(n sql.Node) bool {
+		switch n := n.(type) {
+		case *plan.GroupBy:
+			top = n.SelectedExprs
+		case *plan.Project:
+			top = n.Projections
+		}
+		return top == nil
+	})
+	return top
 }
 
 // nullableAggregate is e's id when e is (or aliases) an aggregate other

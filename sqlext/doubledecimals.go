@@ -40,14 +40,14 @@ const doubleDecimalsRule analyzer.RuleId = 9976
 // notFixedDecimals is MySQL's NOT_FIXED_DEC: decimals not fixed.
 const notFixedDecimals = 31
 
-func doubleDecimals(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func doubleDecimals(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	// A derived table's query is planned with a deeper scope, a
 	// subquery's with its outer query's, and a SELECT of a set operation
 	// as a statement, which its type must not set apart from the others.
 	if !scope.IsEmpty() || scope.RecursionDepth() > 0 || qFlags.IsSet(qFlagSetOperation) {
 		return n, transform.SameTree, nil
 	}
-	out, err := withFixedDecimals(n, n)
+	out, err := withFixedDecimals(ctx, n, n)
 	if err != nil || out == nil {
 		return n, transform.SameTree, err
 	}
@@ -57,10 +57,10 @@ func doubleDecimals(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *pla
 // withFixedDecimals is n, the statement root or a node below it that
 // orders, limits or filters the result, with the result's DOUBLE columns
 // of fixed decimals made fixedDoubles, or nil when it has none.
-func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
+func withFixedDecimals(ctx *sql.Context, root, n sql.Node) (sql.Node, error) {
 	switch x := n.(type) {
 	case *plan.Project:
-		exprs := fixedDecimals(root, x.Projections, x.Projections)
+		exprs := fixedDecimals(ctx, root, x.Projections, x.Projections)
 		if exprs == nil {
 			return nil, nil
 		}
@@ -72,13 +72,13 @@ func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
 		for i, c := range x.Schema() {
 			refs[i] = expression.NewGetFieldWithTable(i, 0, c.Type, c.DatabaseSource, c.Source, c.Name, c.Nullable)
 		}
-		exprs := fixedDecimals(root, x.SelectedExprs, refs)
+		exprs := fixedDecimals(ctx, root, x.SelectedExprs, refs)
 		if exprs == nil {
 			return nil, nil
 		}
 		return plan.NewProject(exprs, x), nil
 	case *plan.Sort, *plan.Limit, *plan.Offset, *plan.TopN, *plan.Distinct, *plan.OrderedDistinct, *plan.Having, *plan.Filter:
-		child, err := withFixedDecimals(root, x.Children()[0])
+		child, err := withFixedDecimals(ctx, root, x.Children()[0])
 		if err != nil || child == nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
 		for i, c := range sch {
 			refs[i] = expression.NewGetFieldWithTable(i, 0, c.Type, c.DatabaseSource, c.Source, c.Name, c.Nullable)
 		}
-		exprs := fixedDecimals(root, refs, refs)
+		exprs := fixedDecimals(ctx, root, refs, refs)
 		if exprs == nil {
 			return nil, nil
 		}
@@ -108,7 +108,7 @@ func withFixedDecimals(root, n sql.Node) (sql.Node, error) {
 // TIME a resultTimeType and TIMESTAMP(n) a resultTimestampType, or nil
 // when there are none;
 // exprs are the columns' expressions, which may differ from cols.
-func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression {
+func fixedDecimals(ctx *sql.Context, root sql.Node, exprs, cols []sql.Expression) []sql.Expression {
 	var defs map[sql.ColumnId]sql.Expression
 	var out []sql.Expression
 	for i, e := range exprs {
@@ -149,6 +149,14 @@ func fixedDecimals(root sql.Node, exprs, cols []sql.Expression) []sql.Expression
 				out = append([]sql.Expression(nil), cols...)
 			}
 			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: resultTimeType{}} })
+			continue
+		}
+		if st, _, ok := stringType(ctx, inner); ok {
+			// A string function's VARCHAR (stringlengths.go).
+			if out == nil {
+				out = append([]sql.Expression(nil), cols...)
+			}
+			out[i] = withColumn(cols[i], func(c sql.Expression) sql.Expression { return &typedAs{Expression: c, typ: st} })
 			continue
 		}
 		if inner.Type() != types.Float64 {
@@ -319,7 +327,8 @@ func decimalsOf(e sql.Expression, defs map[sql.ColumnId]sql.Expression, depth in
 // result's TIME of the engine the length of a TIME of no fractional
 // digits (resultTimeType), a TIME(n) that date arithmetic hands the
 // engine its own TIME (newDateOffset), the sides of a comparison of TIMEs
-// a TIME (timesCompared).
+// a TIME (timesCompared), a string function's result its VARCHAR
+// (stringType).
 type typedAs struct {
 	sql.Expression
 	typ sql.Type
@@ -336,6 +345,9 @@ func (f *typedAs) Type() sql.Type             { return f.typ }
 func (f *typedAs) Children() []sql.Expression { return []sql.Expression{f.Expression} }
 func (f *typedAs) String() string             { return f.Expression.String() }
 func (f *typedAs) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	if st, ok := f.typ.(sql.StringType); ok {
+		return st.Collation(), 2 // a string function's VARCHAR
+	}
 	return sql.Collation_binary, 5
 }
 
