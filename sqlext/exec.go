@@ -93,10 +93,18 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	case *plan.TableCopier:
 		// CREATE TABLE IF NOT EXISTS ... SELECT of a table that is there
 		// copies nothing into it, as in MySQL 8; the engine copied the rows.
-		if ct, ok := n.Destination.(*plan.CreateTable); ok && existingTable(ctx, ct) {
-			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+		if ct, ok := n.Destination.(*plan.CreateTable); ok {
+			if err := unknownEngine(ct); err != nil {
+				return nil, err
+			}
+			if existingTable(ctx, ct) {
+				return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+			}
 		}
 	case *plan.CreateTable:
+		if err := unknownEngine(n); err != nil {
+			return nil, err
+		}
 		if existingTable(ctx, n) {
 			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 		}

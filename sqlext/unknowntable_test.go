@@ -10,7 +10,8 @@ import (
 // "database not found: d", and answered DROP TABLE with 1146), over text
 // and prepared statements; IF [NOT] EXISTS notes are MySQL's, and CREATE
 // TABLE IF NOT EXISTS ... SELECT of a table that is there copies nothing
-// (the engine copied the rows, and noted nothing).
+// (the engine copied the rows, and noted nothing); a storage engine MySQL
+// does not know is 1286 (the engine took any name).
 func TestUnknownObjectsAsMySQL(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -33,6 +34,7 @@ func TestUnknownObjectsAsMySQL(t *testing.T) {
 		{"SELECT * FROM nodb.t", 1146, "42S02", "Table 'nodb.t' doesn't exist"},
 		{"USE nodb", 1049, "42000", "Unknown database 'nodb'"},
 		{"ALTER VIEW nov AS SELECT 1", 1146, "42S02", "Table 'uo.nov' doesn't exist"},
+		{"CREATE TABLE e (x INT) ENGINE=Foo", 1286, "42000", "Unknown storage engine 'Foo'"},
 	}
 	for _, c := range cases {
 		_, err := db.Exec(c.q)
@@ -41,6 +43,7 @@ func TestUnknownObjectsAsMySQL(t *testing.T) {
 	_, err := db.Exec("SELECT * FROM nosuch WHERE x = ?", 1)
 	wantMySQLMessage(t, "prepared", err, 1146, "42S02", "Table 'uo.nosuch' doesn't exist")
 
+	mustExecAll(t, db, "CREATE TABLE e (x INT) ENGINE=MyISAM") // stored here like any table
 	wantLeveledWarnings(t, db, "CREATE TABLE IF NOT EXISTS b (y INT)", "Note 1050 Table 'b' already exists")
 	wantLeveledWarnings(t, db, "CREATE TABLE IF NOT EXISTS c AS SELECT 2 AS one", "Note 1050 Table 'c' already exists")
 	wantLeveledWarnings(t, db, "CREATE DATABASE IF NOT EXISTS uo", "Note 1007 Can't create database 'uo'; database exists")
