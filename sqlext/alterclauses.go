@@ -34,6 +34,13 @@ func alterWhole(ctx *sql.Context, n *plan.Block, row sql.Row) (sql.RowIter, erro
 	if n.Pref != nil {
 		return nil, nil // a stored routine's body
 	}
+	if len(n.Children()) == 0 {
+		// ALTER TABLE t COMMENT = '...' (tablecomment.go).
+		if iter, ok, err := tableCommentOf(ctx); ok || err != nil {
+			n.SetSchema(types.OkResultSchema)
+			return iter, err
+		}
+	}
 	t, ok, err := alteredTable(ctx, n.Children())
 	if err != nil || !ok {
 		return nil, err

@@ -48,6 +48,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		noteCollatedCreate(s, st)
 		noteConvertCharset(s, st, text)
 		noteAlterView(s)
+		noteTableComment(sctx, s, st, text)
 	}
 	bindRenameDatabase(sctx, st)
 	authorizeShowEngine(st)

@@ -34,6 +34,9 @@ type Session struct {
 	// which the engine clears when it binds; they are given to the
 	// session once the statement is planned.
 	warnings []*sql.Warning
+	// tableComment is the comment a parsed ALTER TABLE of options only
+	// gives its table (see tablecomment.go).
+	tableComment *pendingComment
 	// viewCheck is the condition of a view WITH CHECK OPTION that the
 	// statement being planned writes through (see viewwrites.go).
 	viewCheck *viewCheck

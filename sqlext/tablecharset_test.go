@@ -53,3 +53,22 @@ func TestAlterTableCharacterSet(t *testing.T) {
 		t.Errorf("SHOW CREATE TABLE l = %s", got)
 	}
 }
+
+// TestAlterTableComment: ALTER TABLE t COMMENT = '...' gives the table its
+// new comment, as SHOW CREATE TABLE and information_schema show it; the
+// parser dropped the option and the statement changed nothing.
+func TestAlterTableComment(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE tcm", "USE tcm", "CREATE TABLE t (id INT) COMMENT 'first'",
+		"ALTER TABLE t COMMENT = 'the model''s table'")
+	if got := flat(queryStrings(t, db, "SHOW CREATE TABLE t")); !strings.Contains(got, "COMMENT='the model''s table'") {
+		t.Errorf("SHOW CREATE TABLE t = %s", got)
+	}
+	mustExecAll(t, db, "ALTER TABLE tcm.t COMMENT 'again'", "ALTER TABLE t ADD COLUMN y INT")
+	wantAnswers(t, db, "comment", map[string]string{
+		"SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'tcm' AND TABLE_NAME = 't'": "again",
+	})
+	_, err := db.Exec("ALTER TABLE nosuch COMMENT 'x'")
+	wantMySQLError(t, err, 1146, "42S02")
+}
