@@ -30,6 +30,20 @@ func (h *errorHandler) unknownTableText(c *mysql.Conn, query string, err *error)
 		}
 		return
 	}
+	if rest, ok := strings.CutPrefix(msg, "stored procedure \""); ok {
+		// The engine's 1146 for a procedure CALL names that is not
+		// there; MySQL's is 1305, naming the database.
+		if name, ok := strings.CutSuffix(rest, "\" does not exist"); ok {
+			db := qualifierOf(query, name, func(n string) bool { _, ok := h.prov.store.Database(n); return ok })
+			if db == "" {
+				if s := h.sessionOf(c); s != nil {
+					db = s.GetCurrentDatabase()
+				}
+			}
+			*err = mysql.NewSQLError(erSPDoesNotExist, "42000", "PROCEDURE %s.%s does not exist", db, name)
+		}
+		return
+	}
 	table, ok := strings.CutPrefix(msg, "table not found: ")
 	if !ok || table == "" || strings.ContainsAny(table, " \n") {
 		return

@@ -1,0 +1,212 @@
+package sqlext
+
+import (
+	"context"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// The engine runs a stored procedure's statements by binding the values of
+// its parameters and local variables into each statement's syntax tree
+// first, and binds them only in some places: a WHERE, a SELECT's columns,
+// VALUES, function arguments and arithmetic, comparisons and AND/OR/NOT.
+// A variable read anywhere else (UPDATE ... SET c = c - amt, CASE WHEN a >
+// 0, a BETWEEN x AND y, a IS NULL, -a, GROUP BY, HAVING, ORDER BY) stayed
+// a column name, and the statement failed with 1054 ("column "amt" could
+// not be found"). boundVariables lets the engine bind those too: each such
+// read becomes a parenthesised expression that the statement's WHERE also
+// holds, in a term that is always true (TRUE OR (amt) OR ...), and the
+// engine, binding the WHERE, binds the one expression both places share.
+// MySQL reads a name that is both a variable and a column as the
+// variable, so every unqualified name of a variable is one.
+
+// boundVariables prepares the statements of a CREATE PROCEDURE's body.
+func boundVariables(st ast.Statement) {
+	ddl, ok := st.(*ast.DDL)
+	if !ok || ddl.ProcedureSpec == nil || ddl.ProcedureSpec.Body == nil {
+		return
+	}
+	vars := map[string]bool{}
+	for _, p := range ddl.ProcedureSpec.Params {
+		vars[strings.ToLower(p.Name)] = true
+	}
+	eachStatement(ddl.ProcedureSpec.Body, func(s ast.Statement) {
+		if d, ok := s.(*ast.Declare); ok && d.Variables != nil {
+			for _, n := range d.Variables.Names {
+				vars[n.Lowered()] = true
+			}
+		}
+	})
+	if len(vars) == 0 {
+		return
+	}
+	eachStatement(ddl.ProcedureSpec.Body, func(s ast.Statement) { bindInWhere(s, vars) })
+}
+
+// eachStatement calls f for every statement of a procedure's body, the
+// ones inside blocks, branches, loops and handlers too.
+func eachStatement(s ast.Statement, f func(ast.Statement)) {
+	each := func(list ast.Statements) {
+		for _, x := range list {
+			eachStatement(x, f)
+		}
+	}
+	switch x := s.(type) {
+	case *ast.BeginEndBlock:
+		each(x.Statements)
+	case *ast.IfStatement:
+		for _, c := range x.Conditions {
+			each(c.Statements)
+		}
+		each(x.Else)
+	case *ast.CaseStatement:
+		for _, c := range x.Cases {
+			each(c.Statements)
+		}
+		each(x.Else)
+	case *ast.While:
+		each(x.Statements)
+	case *ast.Repeat:
+		each(x.Statements)
+	case *ast.Loop:
+		each(x.Statements)
+	case *ast.Declare:
+		if x.Handler != nil && x.Handler.Statement != nil {
+			eachStatement(x.Handler.Statement, f)
+		}
+		f(x)
+	default:
+		f(s)
+	}
+}
+
+// bindInWhere gives the variables a statement reads a shared place in
+// its WHERE, where it has one.
+func bindInWhere(s ast.Statement, vars map[string]bool) {
+	var where **ast.Where
+	switch x := s.(type) {
+	case *ast.Select:
+		where = &x.Where
+	case *ast.Update:
+		where = &x.Where
+	case *ast.Delete:
+		where = &x.Where
+	case *ast.Insert:
+		if sel, ok := x.Rows.(*ast.Select); ok {
+			where = &sel.Where
+		}
+	}
+	if where == nil {
+		return
+	}
+	var shared []ast.Expr
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		shared = append(shared, wrapVariables(n, vars)...)
+		return true, nil
+	}, s)
+	if len(shared) == 0 {
+		return
+	}
+	var carrier ast.Expr = ast.BoolVal(true)
+	for _, p := range shared {
+		carrier = &ast.OrExpr{Left: carrier, Right: p}
+	}
+	term := &ast.ParenExpr{Expr: carrier}
+	if *where == nil {
+		*where = ast.NewWhere(ast.WhereStr, term)
+		return
+	}
+	(*where).Expr = &ast.AndExpr{Left: &ast.ParenExpr{Expr: (*where).Expr}, Right: term}
+}
+
+// wrapVariables puts each variable that node's own expressions read in
+// parentheses, and gives those.
+func wrapVariables(n ast.SQLNode, vars map[string]bool) []ast.Expr {
+	var out []ast.Expr
+	wrap := func(e *ast.Expr) {
+		if *e == nil {
+			return
+		}
+		var names []*ast.ColName
+		_ = ast.Walk(func(x ast.SQLNode) (bool, error) {
+			switch c := x.(type) {
+			case *ast.Subquery:
+				return false, nil // its own SELECT is walked apart
+			case *ast.ColName:
+				if c.Qualifier.IsEmpty() && c.StoredProcVal == nil && vars[c.Name.Lowered()] {
+					names = append(names, c)
+				}
+			}
+			return true, nil
+		}, *e)
+		for _, c := range names {
+			p := &ast.ParenExpr{Expr: c}
+			if *e == ast.Expr(c) {
+				*e = p
+			} else {
+				*e = ast.ReplaceExpr(*e, c, p)
+			}
+			out = append(out, p)
+		}
+	}
+	switch x := n.(type) {
+	case *ast.Select:
+		for _, se := range x.SelectExprs {
+			if ae, ok := se.(*ast.AliasedExpr); ok {
+				wrap(&ae.Expr)
+			}
+		}
+		for i := range x.GroupBy {
+			wrap(&x.GroupBy[i])
+		}
+		if x.Having != nil {
+			wrap(&x.Having.Expr)
+		}
+		for _, o := range x.OrderBy {
+			wrap(&o.Expr)
+		}
+		if x.Where != nil {
+			wrap(&x.Where.Expr)
+		}
+	case *ast.Update:
+		for _, a := range x.Exprs {
+			wrap(&a.Expr)
+		}
+		for _, o := range x.OrderBy {
+			wrap(&o.Expr)
+		}
+		if x.Where != nil {
+			wrap(&x.Where.Expr)
+		}
+	case *ast.Delete:
+		for _, o := range x.OrderBy {
+			wrap(&o.Expr)
+		}
+		if x.Where != nil {
+			wrap(&x.Where.Expr)
+		}
+	}
+	return out
+}
+
+// procedureParser is the parser the engine loads a stored procedure with
+// (the global one, which it uses wherever it is given none), with
+// boundVariables applied to what it reads. It keeps no state, so one
+// serves every server in the process.
+type procedureParser struct {
+	sql.Parser
+}
+
+func init() {
+	sql.GlobalParser = procedureParser{Parser: sql.GlobalParser}
+}
+
+func (p procedureParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
+	st, pre, rest, err := p.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
+	if err == nil {
+		boundVariables(st)
+	}
+	return st, pre, rest, err
+}

@@ -1,0 +1,35 @@
+package sqlext_test
+
+import (
+	"testing"
+)
+
+// TestProcedureVariablesEverywhere: a stored procedure's parameters and
+// local variables are read wherever its statements name them, as in
+// MySQL: in UPDATE ... SET, CASE, BETWEEN, IS NULL, a unary minus, GROUP
+// BY and ORDER BY as well as WHERE; the engine bound them only in some
+// places and answered the rest with 1054. A procedure whose last
+// statement is COMMIT or START TRANSACTION answers OK (the engine failed
+// it with "EOF" after its work was done), and a CALL of a procedure that
+// is not there is MySQL's 1305. The rows are MariaDB 10.11's.
+func TestProcedureVariablesEverywhere(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE pv", "USE pv",
+		"CREATE TABLE acct (id INT PRIMARY KEY, bal INT NOT NULL)",
+		"INSERT INTO acct VALUES (1, 100), (2, 50)",
+		"CREATE PROCEDURE pay(IN a INT, IN b INT, IN amt INT) BEGIN START TRANSACTION; UPDATE acct SET bal = bal - amt WHERE id = a; UPDATE acct SET bal = bal + amt WHERE id = b; COMMIT; END",
+		"CREATE PROCEDURE scaled(IN f INT) BEGIN DECLARE k INT DEFAULT 2; UPDATE acct SET bal = bal * k + f ORDER BY id; END",
+		"CREATE PROCEDURE kinds(IN a INT) SELECT id, CASE WHEN bal > a THEN 'over' ELSE 'under' END AS k, -a AS neg FROM acct WHERE id BETWEEN a AND a + 1 AND a IS NOT NULL ORDER BY id",
+		"CREATE PROCEDURE opened() BEGIN START TRANSACTION; END",
+		"CALL pay(1, 2, 10)",
+		"CALL scaled(1)",
+		"CALL opened()",
+		"COMMIT")
+	wantAnswers(t, db, "procedures", map[string]string{
+		"SELECT id, bal FROM acct ORDER BY id": "1,181;2,121",
+		"CALL kinds(1)":                        "1,over,-1;2,over,-1",
+	})
+	_, err := db.Exec("CALL nosuch()")
+	wantMySQLMessage(t, "missing", err, 1305, "42000", "PROCEDURE pv.nosuch does not exist")
+}
