@@ -135,7 +135,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // rewriteRefused is a statement the parser refused written in what the
 // parser reads, and whether anything was rewritten: compound interval
 // units as single ones (see intervals.go), CHARSET in ALTER TABLE as
-// CHARACTER SET (see tablecharset.go), quantified comparisons (x >
+// CHARACTER SET (see tablecharset.go), FOR SHARE, NOWAIT and SKIP LOCKED
+// as the parser reads them (see lockingreads.go), quantified comparisons (x >
 // ANY (SELECT ...)) as IN or scalar subqueries (see quantified.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
@@ -148,6 +149,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, changed := rewriteCompoundIntervals(query)
 	if r, ok := rewriteAlterCharset(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteLockingReads(q); ok {
 		q, changed = r, true
 	}
 	if strings.Contains(q, ":=") {
