@@ -10,8 +10,9 @@ import (
 // BY and ORDER BY as well as WHERE; the engine bound them only in some
 // places and answered the rest with 1054. A procedure whose last
 // statement is COMMIT or START TRANSACTION answers OK (the engine failed
-// it with "EOF" after its work was done), and a CALL of a procedure that
-// is not there is MySQL's 1305. The rows are MariaDB 10.11's.
+// it with "EOF" after its work was done), a parameter named like one of
+// another type an earlier CALL had is read as its own type, and a CALL of
+// a procedure that is not there is MySQL's 1305. The rows are MariaDB 10.11's.
 func TestProcedureVariablesEverywhere(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -30,6 +31,9 @@ func TestProcedureVariablesEverywhere(t *testing.T) {
 		"SELECT id, bal FROM acct ORDER BY id": "1,181;2,121",
 		"CALL kinds(1)":                        "1,over,-1;2,over,-1",
 	})
+	// A parameter named like an earlier CALL's, of another type.
+	mustExecAll(t, db, "CREATE PROCEDURE named(IN a VARCHAR(10)) SELECT CONCAT(a, '!') AS x")
+	wantAnswers(t, db, "same name", map[string]string{"CALL named('q')": "q!"})
 	_, err := db.Exec("CALL nosuch()")
 	wantMySQLMessage(t, "missing", err, 1305, "42000", "PROCEDURE pv.nosuch does not exist")
 }
