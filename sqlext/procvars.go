@@ -39,10 +39,64 @@ func boundVariables(st ast.Statement) {
 			}
 		}
 	})
+	ddl.ProcedureSpec.Body = withoutResignal(ddl.ProcedureSpec.Body)
 	if len(vars) == 0 {
 		return
 	}
 	eachStatement(ddl.ProcedureSpec.Body, func(s ast.Statement) { bindInWhere(s, vars) })
+}
+
+// withoutResignal is s with each RESIGNAL in it made a SIGNAL, which the
+// engine runs: it has no RESIGNAL, and one inside a handler's BEGIN ...
+// END was skipped, so the error the handler was to raise again was lost
+// and the CALL succeeded. The SIGNAL raises SQLSTATE 45000 (or the one
+// the RESIGNAL names) with the RESIGNAL's MESSAGE_TEXT, else MySQL's text
+// for 45000: the handled error's own code and text are not known here.
+func withoutResignal(s ast.Statement) ast.Statement {
+	list := func(l ast.Statements) {
+		for i := range l {
+			l[i] = withoutResignal(l[i])
+		}
+	}
+	switch x := s.(type) {
+	case *ast.Resignal:
+		sig := x.Signal
+		if sig.SqlStateValue == "" && sig.ConditionName == "" {
+			sig.SqlStateValue = "45000"
+		}
+		hasText := false
+		for _, in := range sig.Info {
+			hasText = hasText || in.ConditionItemName == ast.SignalConditionItemName_MessageText
+		}
+		if !hasText {
+			sig.Info = append(sig.Info, ast.SignalInfo{ConditionItemName: ast.SignalConditionItemName_MessageText,
+				Value: ast.NewStrVal([]byte("Unhandled user-defined exception condition"))})
+		}
+		return &sig
+	case *ast.BeginEndBlock:
+		list(x.Statements)
+	case *ast.IfStatement:
+		for _, c := range x.Conditions {
+			list(c.Statements)
+		}
+		list(x.Else)
+	case *ast.CaseStatement:
+		for _, c := range x.Cases {
+			list(c.Statements)
+		}
+		list(x.Else)
+	case *ast.While:
+		list(x.Statements)
+	case *ast.Repeat:
+		list(x.Statements)
+	case *ast.Loop:
+		list(x.Statements)
+	case *ast.Declare:
+		if x.Handler != nil && x.Handler.Statement != nil {
+			x.Handler.Statement = withoutResignal(x.Handler.Statement)
+		}
+	}
+	return s
 }
 
 // eachStatement calls f for every statement of a procedure's body, the
