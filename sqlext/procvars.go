@@ -22,7 +22,8 @@ import (
 // MySQL reads a name that is both a variable and a column as the
 // variable, so every unqualified name of a variable is one.
 
-// boundVariables prepares the statements of a CREATE PROCEDURE's body.
+// boundVariables prepares the statements of a CREATE PROCEDURE's body, and
+// makes its RESIGNALs SIGNALs (withoutResignal).
 func boundVariables(st ast.Statement) {
 	ddl, ok := st.(*ast.DDL)
 	if !ok || ddl.ProcedureSpec == nil || ddl.ProcedureSpec.Body == nil {
@@ -47,19 +48,12 @@ func boundVariables(st ast.Statement) {
 }
 
 // withoutResignal is s with each RESIGNAL in it made a SIGNAL, which the
-// engine runs: it has no RESIGNAL, and one inside a handler's BEGIN ...
-// END was skipped, so the error the handler was to raise again was lost
-// and the CALL succeeded. The SIGNAL raises SQLSTATE 45000 (or the one
-// the RESIGNAL names) with the RESIGNAL's MESSAGE_TEXT, else MySQL's text
-// for 45000: the handled error's own code and text are not known here.
+// engine runs: it has no RESIGNAL, and refused it (1105). The SIGNAL
+// raises SQLSTATE 45000 (or the one the RESIGNAL names) with the
+// RESIGNAL's MESSAGE_TEXT, else MySQL's text for 45000: the handled
+// error's own code and text are not known here.
 func withoutResignal(s ast.Statement) ast.Statement {
-	list := func(l ast.Statements) {
-		for i := range l {
-			l[i] = withoutResignal(l[i])
-		}
-	}
-	switch x := s.(type) {
-	case *ast.Resignal:
+	if x, ok := s.(*ast.Resignal); ok {
 		sig := x.Signal
 		if sig.SqlStateValue == "" && sig.ConditionName == "" {
 			sig.SqlStateValue = "45000"
@@ -73,67 +67,63 @@ func withoutResignal(s ast.Statement) ast.Statement {
 				Value: ast.NewStrVal([]byte("Unhandled user-defined exception condition"))})
 		}
 		return &sig
-	case *ast.BeginEndBlock:
-		list(x.Statements)
-	case *ast.IfStatement:
-		for _, c := range x.Conditions {
-			list(c.Statements)
-		}
-		list(x.Else)
-	case *ast.CaseStatement:
-		for _, c := range x.Cases {
-			list(c.Statements)
-		}
-		list(x.Else)
-	case *ast.While:
-		list(x.Statements)
-	case *ast.Repeat:
-		list(x.Statements)
-	case *ast.Loop:
-		list(x.Statements)
-	case *ast.Declare:
-		if x.Handler != nil && x.Handler.Statement != nil {
-			x.Handler.Statement = withoutResignal(x.Handler.Statement)
-		}
 	}
+	innerStatements(s, func(l ast.Statements) {
+		for i := range l {
+			l[i] = withoutResignal(l[i])
+		}
+	}, func(h *ast.Statement) { *h = withoutResignal(*h) })
 	return s
 }
 
 // eachStatement calls f for every statement of a procedure's body, the
 // ones inside blocks, branches, loops and handlers too.
 func eachStatement(s ast.Statement, f func(ast.Statement)) {
-	each := func(list ast.Statements) {
-		for _, x := range list {
+	if !innerStatements(s, func(l ast.Statements) {
+		for _, x := range l {
 			eachStatement(x, f)
 		}
-	}
-	switch x := s.(type) {
-	case *ast.BeginEndBlock:
-		each(x.Statements)
-	case *ast.IfStatement:
-		for _, c := range x.Conditions {
-			each(c.Statements)
-		}
-		each(x.Else)
-	case *ast.CaseStatement:
-		for _, c := range x.Cases {
-			each(c.Statements)
-		}
-		each(x.Else)
-	case *ast.While:
-		each(x.Statements)
-	case *ast.Repeat:
-		each(x.Statements)
-	case *ast.Loop:
-		each(x.Statements)
-	case *ast.Declare:
-		if x.Handler != nil && x.Handler.Statement != nil {
-			eachStatement(x.Handler.Statement, f)
-		}
-		f(x)
-	default:
+	}, func(h *ast.Statement) { eachStatement(*h, f) }) {
 		f(s)
 	}
+	if _, ok := s.(*ast.Declare); ok {
+		f(s)
+	}
+}
+
+// innerStatements calls list with each list of statements s holds (a
+// block's, a branch's, a loop's) and one with a handler's statement, and
+// says whether s holds any (a DECLARE of a handler counts as a statement
+// of its own too).
+func innerStatements(s ast.Statement, list func(ast.Statements), one func(*ast.Statement)) bool {
+	switch x := s.(type) {
+	case *ast.BeginEndBlock:
+		list(x.Statements)
+	case *ast.IfStatement:
+		for _, c := range x.Conditions {
+			list(c.Statements)
+		}
+		list(x.Else)
+	case *ast.CaseStatement:
+		for _, c := range x.Cases {
+			list(c.Statements)
+		}
+		list(x.Else)
+	case *ast.While:
+		list(x.Statements)
+	case *ast.Repeat:
+		list(x.Statements)
+	case *ast.Loop:
+		list(x.Statements)
+	case *ast.Declare:
+		if x.Handler != nil && x.Handler.Statement != nil {
+			one(&x.Handler.Statement)
+		}
+		return true
+	default:
+		return false
+	}
+	return true
 }
 
 // bindInWhere gives the variables a statement reads a shared place in
