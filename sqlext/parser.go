@@ -136,7 +136,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // parser reads, and whether anything was rewritten: compound interval
 // units as single ones (see intervals.go), CHARSET in ALTER TABLE as
 // CHARACTER SET (see tablecharset.go), FOR SHARE, NOWAIT and SKIP LOCKED
-// as the parser reads them (see lockingreads.go), quantified comparisons (x >
+// as the parser reads them (see lockingreads.go), a query in parentheses
+// after CREATE ... AS or INSERT bare (see parenquery.go), quantified comparisons (x >
 // ANY (SELECT ...)) as IN or scalar subqueries (see quantified.go), @v := expr assignments as
 // calls (see rewriteAssignments), whose variables are declared for
 // binding (declareAssigned), WITH ROLLUP as a union (see rollup.go),
@@ -152,6 +153,11 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 		q, changed = r, true
 	}
 	if r, ok := rewriteLockingReads(q); ok {
+		q, changed = r, true
+	}
+	if r, ok := rewriteParenthesizedQuery(q); ok {
+		q, changed = r, true
+	} else if r, ok := rewriteCreateTableWith(q); ok {
 		q, changed = r, true
 	}
 	if strings.Contains(q, ":=") {
