@@ -68,19 +68,90 @@ func withoutResignal(s ast.Statement) ast.Statement {
 		}
 		return &sig
 	}
-	innerStatements(s, func(l ast.Statements) {
-		for i := range l {
-			l[i] = withoutResignal(l[i])
+	innerStatements(s, func(l *ast.Statements) {
+		kept := (*l)[:0]
+		for _, x := range *l {
+			if !reraisesOnly(x) {
+				kept = append(kept, withoutResignal(x))
+			}
 		}
-	}, func(h *ast.Statement) { *h = withoutResignal(*h) })
+		*l = kept
+	}, func(h *ast.Statement) { *h = endingHandler(oneStatementHandler(withoutResignal(*h))) })
 	return s
+}
+
+// endingHandler is a handler's statement in a form the engine ends: it
+// ran a handler of one statement that gives rows (a SELECT, an UPDATE)
+// and then started the procedure over, so the CALL never ended. Such a
+// statement is put in a BEGIN ... END, of which the engine runs nothing:
+// the handler's work is lost (docs/sql/compatibility.md), but the CALL
+// ends as the handler says.
+func endingHandler(s ast.Statement) ast.Statement {
+	switch s.(type) {
+	case *ast.Select, *ast.SetOp, *ast.Insert, *ast.Update, *ast.Delete, *ast.Call:
+		return &ast.BeginEndBlock{Statements: ast.Statements{s}}
+	}
+	return s
+}
+
+// reraisesOnly says whether s declares a handler that only raises the
+// error it handles again (RESIGNAL, after ROLLBACKs): without it the error
+// ends the CALL as it is, its own code and text kept, and the CALL's
+// transaction goes with it, which is what such a handler does in MySQL.
+func reraisesOnly(s ast.Statement) bool {
+	d, ok := s.(*ast.Declare)
+	if !ok || d.Handler == nil || d.Handler.Action != ast.DeclareHandlerAction_Exit {
+		return false
+	}
+	body := ast.Statements{d.Handler.Statement}
+	if b, ok := d.Handler.Statement.(*ast.BeginEndBlock); ok && b.Label == "" {
+		body = b.Statements
+	}
+	if len(body) == 0 {
+		return false
+	}
+	r, ok := body[len(body)-1].(*ast.Resignal)
+	if !ok || r.ConditionName != "" || r.SqlStateValue != "" || len(r.Info) > 0 {
+		return false
+	}
+	for _, x := range body[:len(body)-1] {
+		if _, ok := x.(*ast.Rollback); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// oneStatementHandler is a handler's body that raises an error, made the
+// SIGNAL alone: the engine runs only the first step of a BEGIN ... END
+// handler body, which skipped its statements and lost the error. A body
+// of a SIGNAL (a RESIGNAL, above), or of ROLLBACKs and then one, is the
+// SIGNAL, as the error ends the CALL and its transaction goes with it.
+// Other bodies stay as they are: the engine runs a handler of a statement
+// that gives rows (a SELECT, an UPDATE) over and over, and a body of
+// several steps at least does nothing (docs/sql/compatibility.md).
+func oneStatementHandler(s ast.Statement) ast.Statement {
+	b, ok := s.(*ast.BeginEndBlock)
+	if !ok || b.Label != "" || len(b.Statements) == 0 {
+		return s
+	}
+	last := b.Statements[len(b.Statements)-1]
+	if _, ok := last.(*ast.Signal); !ok {
+		return s
+	}
+	for _, x := range b.Statements[:len(b.Statements)-1] {
+		if _, ok := x.(*ast.Rollback); !ok {
+			return s
+		}
+	}
+	return last
 }
 
 // eachStatement calls f for every statement of a procedure's body, the
 // ones inside blocks, branches, loops and handlers too.
 func eachStatement(s ast.Statement, f func(ast.Statement)) {
-	if !innerStatements(s, func(l ast.Statements) {
-		for _, x := range l {
+	if !innerStatements(s, func(l *ast.Statements) {
+		for _, x := range *l {
 			eachStatement(x, f)
 		}
 	}, func(h *ast.Statement) { eachStatement(*h, f) }) {
@@ -95,26 +166,26 @@ func eachStatement(s ast.Statement, f func(ast.Statement)) {
 // block's, a branch's, a loop's) and one with a handler's statement, and
 // says whether s holds any (a DECLARE of a handler counts as a statement
 // of its own too).
-func innerStatements(s ast.Statement, list func(ast.Statements), one func(*ast.Statement)) bool {
+func innerStatements(s ast.Statement, list func(*ast.Statements), one func(*ast.Statement)) bool {
 	switch x := s.(type) {
 	case *ast.BeginEndBlock:
-		list(x.Statements)
+		list(&x.Statements)
 	case *ast.IfStatement:
-		for _, c := range x.Conditions {
-			list(c.Statements)
+		for i := range x.Conditions {
+			list(&x.Conditions[i].Statements)
 		}
-		list(x.Else)
+		list(&x.Else)
 	case *ast.CaseStatement:
-		for _, c := range x.Cases {
-			list(c.Statements)
+		for i := range x.Cases {
+			list(&x.Cases[i].Statements)
 		}
-		list(x.Else)
+		list(&x.Else)
 	case *ast.While:
-		list(x.Statements)
+		list(&x.Statements)
 	case *ast.Repeat:
-		list(x.Statements)
+		list(&x.Statements)
 	case *ast.Loop:
-		list(x.Statements)
+		list(&x.Statements)
 	case *ast.Declare:
 		if x.Handler != nil && x.Handler.Statement != nil {
 			one(&x.Handler.Statement)

@@ -39,6 +39,42 @@ func TestProcedureVariablesEverywhere(t *testing.T) {
 	mustExecAll(t, db, "CREATE PROCEDURE again() BEGIN DECLARE EXIT HANDLER FOR SQLEXCEPTION RESIGNAL SET MESSAGE_TEXT = 'no such account'; INSERT INTO acct VALUES (1, 1); END")
 	_, err := db.Exec("CALL again()")
 	wantMySQLMessage(t, "resignal", err, 1644, "45000", "no such account")
+	// The usual guard: roll back and raise the error again. The error
+	// reaches the client as raised, and nothing is written.
+	mustExecAll(t, db, `CREATE PROCEDURE transfer(IN a INT, IN b INT, IN amt INT) BEGIN
+		DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+		START TRANSACTION;
+		UPDATE acct SET bal = bal - amt WHERE id = a;
+		IF (SELECT bal FROM acct WHERE id = a) < 0 THEN
+			SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'insufficient funds';
+		END IF;
+		UPDATE acct SET bal = bal + amt WHERE id = b;
+		COMMIT;
+	END`)
+	_, err = db.Exec("CALL transfer(2, 1, 1000)")
+	wantMySQLMessage(t, "transfer", err, 1644, "45000", "insufficient funds")
+	mustExecAll(t, db, "CALL transfer(1, 2, 1)")
+	wantAnswers(t, db, "transfer", map[string]string{"SELECT GROUP_CONCAT(bal ORDER BY id) FROM acct": "180,122"})
+	// A handler of one statement that gives rows no longer makes the CALL
+	// run for ever.
+	mustExecAll(t, db, "CREATE PROCEDURE guarded() BEGIN DECLARE EXIT HANDLER FOR SQLEXCEPTION SELECT 'failed'; INSERT INTO acct VALUES (1, 1); END",
+		"CALL guarded()")
+	// A cursor loop ended by a NOT FOUND handler that SETs a flag.
+	mustExecAll(t, db, `CREATE PROCEDURE total() BEGIN
+		DECLARE done INT DEFAULT 0;
+		DECLARE b, t INT DEFAULT 0;
+		DECLARE c CURSOR FOR SELECT bal FROM acct;
+		DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;
+		OPEN c;
+		l: LOOP
+			FETCH c INTO b;
+			IF done THEN LEAVE l; END IF;
+			SET t = t + b;
+		END LOOP;
+		CLOSE c;
+		SELECT t;
+	END`)
+	wantAnswers(t, db, "cursor", map[string]string{"CALL total()": "302"})
 	_, err = db.Exec("CALL nosuch()")
 	wantMySQLMessage(t, "missing", err, 1305, "42000", "PROCEDURE pv.nosuch does not exist")
 }
