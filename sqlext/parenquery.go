@@ -10,6 +10,15 @@ import "strings"
 // (rewriteParenthesizedQuery). CREATE TABLE ... AS WITH ..., which the
 // parser refuses too, reads its query as a derived table.
 
+// rewriteQueryInParentheses is rewriteParenthesizedQuery, else
+// rewriteCreateTableWith.
+func rewriteQueryInParentheses(q string) (string, bool) {
+	if r, ok := rewriteParenthesizedQuery(q); ok {
+		return r, true
+	}
+	return rewriteCreateTableWith(q)
+}
+
 // rewriteParenthesizedQuery is q without the parentheses around the
 // query that ends a CREATE TABLE ... AS, CREATE VIEW ... AS or INSERT, and
 // whether it had them.

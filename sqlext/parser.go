@@ -148,58 +148,37 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // OPEN TABLES as SELECTs (see help.go and showopentables.go), and EXPLAIN
 // FORMAT=JSON as FORMAT=TREE (see explainjson.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
-	q, changed := rewriteCompoundIntervals(query)
-	if r, ok := rewriteAlterCharset(q); ok {
-		q, changed = r, true
+	sctx, _ := ctx.(*sql.Context)
+	q, changed := query, false
+	apply := func(rewrite func(string) (string, bool)) {
+		if r, ok := rewrite(q); ok {
+			q, changed = r, true
+		}
 	}
-	if r, ok := rewriteLockingReads(q); ok {
-		q, changed = r, true
-	}
-	if r, ok := rewriteParenthesizedQuery(q); ok {
-		q, changed = r, true
-	} else if r, ok := rewriteCreateTableWith(q); ok {
-		q, changed = r, true
-	}
+	apply(rewriteCompoundIntervals)
+	apply(rewriteAlterCharset)
+	apply(rewriteLockingReads)
+	apply(rewriteQueryInParentheses)
 	if strings.Contains(q, ":=") {
 		var names []string
 		q, names = rewriteAssignmentsOf(q)
-		if sctx, ok := ctx.(*sql.Context); ok {
+		if sctx != nil {
 			declareAssigned(sctx, names)
 		}
 		changed = changed || len(names) > 0
 	}
-	if r, ok := rewriteQuantified(q); ok {
-		q, changed = r, true
+	apply(rewriteQuantified)
+	apply(func(q string) (string, bool) { return rewriteRollup(ctx, sp.Parser, q) })
+	apply(func(q string) (string, bool) { return rewriteDo(ctx, sp.Parser, q) })
+	apply(func(q string) (string, bool) { return rewriteAlterView(ctx, q) })
+	apply(quoteAfterColumns)
+	if sctx != nil {
+		apply(func(q string) (string, bool) { return rewriteMaintenance(sctx, q) })
 	}
-	if r, ok := rewriteRollup(ctx, sp.Parser, q); ok {
-		q, changed = r, true
-	}
-	if r, ok := rewriteDo(ctx, sp.Parser, q); ok {
-		q, changed = r, true
-	}
-	if r, ok := rewriteAlterView(ctx, q); ok {
-		q, changed = r, true
-	}
-	if r, ok := quoteAfterColumns(q); ok {
-		q, changed = r, true
-	}
-	if sctx, ok := ctx.(*sql.Context); ok {
-		if r, ok := rewriteMaintenance(sctx, q); ok {
-			q, changed = r, true
-		}
-	}
-	if r, ok := rewriteHelp(q); ok {
-		q, changed = r, true
-	}
-	if r, ok := rewriteShowOpenTables(q); ok {
-		q, changed = r, true
-	}
-	if r, ok := rewriteShowEngine(q); ok {
-		q, changed = r, true
-	}
-	if r, ok := rewriteExplainJSON(q); ok {
-		q, changed = r, true
-	}
+	apply(rewriteHelp)
+	apply(rewriteShowOpenTables)
+	apply(rewriteShowEngine)
+	apply(rewriteExplainJSON)
 	return q, changed
 }
 
