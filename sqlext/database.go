@@ -146,11 +146,12 @@ var knownEngines = map[string]bool{
 // not know, with its 1286, as under its default NO_ENGINE_SUBSTITUTION;
 // the engine took any name.
 func unknownEngine(n *plan.CreateTable) error {
-	name, ok := n.TableOpts["engine"].(string)
-	if !ok || name == "" || knownEngines[strings.ToLower(strings.Trim(name, "`'\""))] {
+	name, _ := n.TableOpts["engine"].(string)
+	name = strings.Trim(name, "`'\"")
+	if name == "" || knownEngines[strings.ToLower(name)] {
 		return nil
 	}
-	return mysql.NewSQLError(erUnknownStorageEngine, "42000", "Unknown storage engine '%s'", strings.Trim(name, "`'\""))
+	return mysql.NewSQLError(erUnknownStorageEngine, "42000", "Unknown storage engine '%s'", name)
 }
 
 // existingTable says whether a CREATE TABLE IF NOT EXISTS names a table

@@ -437,6 +437,14 @@ func (h *errorHandler) sessionOf(c *mysql.Conn) *Session {
 	return h.prov.session(c.ConnectionID)
 }
 
+// mysqlTexts gives errors that name a foreign key, a table or a procedure
+// MySQL's words, which need the server's state (foreignKeyText,
+// unknownTableText); sqlError does the rest.
+func (h *errorHandler) mysqlTexts(c *mysql.Conn, query string, err *error) {
+	h.foreignKeyText(c, err)
+	h.unknownTableText(c, query, err)
+}
+
 func (h *errorHandler) recovered(err *error) {
 	if r := recover(); r != nil {
 		h.log.Error("panic while serving a command", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -448,8 +456,7 @@ func (h *errorHandler) recovered(err *error) {
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
-	defer h.foreignKeyText(c, &err)
-	defer h.unknownTableText(c, query, &err)
+	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
@@ -462,8 +469,7 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
-	defer h.foreignKeyText(c, &err)
-	defer h.unknownTableText(c, query, &err)
+	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
@@ -506,8 +512,7 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
-	defer h.foreignKeyText(c, &err)
-	defer h.unknownTableText(c, query, &err)
+	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	timeFieldDecimals(f) // timewire.go
@@ -517,8 +522,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer spellAsWritten(&err, p.PrepareStmt)
 	defer h.recovered(&err)
-	defer h.foreignKeyText(c, &err)
-	defer h.unknownTableText(c, p.PrepareStmt, &err)
+	defer h.mysqlTexts(c, p.PrepareStmt, &err)
 	defer h.finish(c)
 	cb = withTimeDecimals(cb)
 	if h.fast != nil {
@@ -535,12 +539,12 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 
 func (h *errorHandler) ComInitDB(c *mysql.Conn, schema string) (err error) {
 	defer h.recovered(&err)
-	defer h.foreignKeyText(c, &err)
+	defer h.mysqlTexts(c, "", &err)
 	return h.Handler.ComInitDB(c, schema)
 }
 
 func (h *errorHandler) ComResetConnection(c *mysql.Conn) (err error) {
 	defer h.recovered(&err)
-	defer h.foreignKeyText(c, &err)
+	defer h.mysqlTexts(c, "", &err)
 	return h.Handler.ComResetConnection(c)
 }

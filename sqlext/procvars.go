@@ -157,15 +157,12 @@ func eachStatement(s ast.Statement, f func(ast.Statement)) {
 	}, func(h *ast.Statement) { eachStatement(*h, f) }) {
 		f(s)
 	}
-	if _, ok := s.(*ast.Declare); ok {
-		f(s)
-	}
 }
 
 // innerStatements calls list with each list of statements s holds (a
 // block's, a branch's, a loop's) and one with a handler's statement, and
-// says whether s holds any (a DECLARE of a handler counts as a statement
-// of its own too).
+// says whether s is a block, branch or loop (a DECLARE of a handler is a
+// statement of its own too).
 func innerStatements(s ast.Statement, list func(*ast.Statements), one func(*ast.Statement)) bool {
 	switch x := s.(type) {
 	case *ast.BeginEndBlock:
@@ -190,7 +187,7 @@ func innerStatements(s ast.Statement, list func(*ast.Statements), one func(*ast.
 		if x.Handler != nil && x.Handler.Statement != nil {
 			one(&x.Handler.Statement)
 		}
-		return true
+		return false
 	default:
 		return false
 	}
@@ -266,42 +263,43 @@ func wrapVariables(n ast.SQLNode, vars map[string]bool) []ast.Expr {
 			out = append(out, p)
 		}
 	}
+	var slots []*ast.Expr
 	switch x := n.(type) {
 	case *ast.Select:
 		for _, se := range x.SelectExprs {
 			if ae, ok := se.(*ast.AliasedExpr); ok {
-				wrap(&ae.Expr)
+				slots = append(slots, &ae.Expr)
 			}
 		}
 		for i := range x.GroupBy {
-			wrap(&x.GroupBy[i])
+			slots = append(slots, &x.GroupBy[i])
 		}
 		if x.Having != nil {
-			wrap(&x.Having.Expr)
+			slots = append(slots, &x.Having.Expr)
 		}
-		for _, o := range x.OrderBy {
-			wrap(&o.Expr)
-		}
-		if x.Where != nil {
-			wrap(&x.Where.Expr)
-		}
+		slots = append(slots, orderAndWhere(x.OrderBy, x.Where)...)
 	case *ast.Update:
 		for _, a := range x.Exprs {
-			wrap(&a.Expr)
+			slots = append(slots, &a.Expr)
 		}
-		for _, o := range x.OrderBy {
-			wrap(&o.Expr)
-		}
-		if x.Where != nil {
-			wrap(&x.Where.Expr)
-		}
+		slots = append(slots, orderAndWhere(x.OrderBy, x.Where)...)
 	case *ast.Delete:
-		for _, o := range x.OrderBy {
-			wrap(&o.Expr)
-		}
-		if x.Where != nil {
-			wrap(&x.Where.Expr)
-		}
+		slots = orderAndWhere(x.OrderBy, x.Where)
+	}
+	for _, e := range slots {
+		wrap(e)
+	}
+	return out
+}
+
+// orderAndWhere are the expressions of an ORDER BY and a WHERE.
+func orderAndWhere(order ast.OrderBy, where *ast.Where) []*ast.Expr {
+	var out []*ast.Expr
+	for _, o := range order {
+		out = append(out, &o.Expr)
+	}
+	if where != nil {
+		out = append(out, &where.Expr)
 	}
 	return out
 }

@@ -126,6 +126,13 @@ func stringLength(e sql.Expression) (int64, bool) {
 	return 0, false
 }
 
+// integerTextWidths are the most characters an integer type's values take
+// as text, its sign included.
+var integerTextWidths = map[querypb.Type]int64{
+	sqltypes.Int8: 4, sqltypes.Uint8: 3, sqltypes.Int16: 6, sqltypes.Uint16: 5, sqltypes.Int24: 9,
+	sqltypes.Uint24: 8, sqltypes.Int32: 11, sqltypes.Uint32: 10, sqltypes.Int64: 20, sqltypes.Uint64: 20,
+}
+
 // typedLength is the most characters a value of t takes as text.
 func typedLength(t sql.Type) (int64, bool) {
 	switch {
@@ -136,11 +143,7 @@ func typedLength(t sql.Type) (int64, bool) {
 			return st.MaxCharacterLength(), true
 		}
 	case types.IsInteger(t):
-		widths := map[querypb.Type]int64{
-			sqltypes.Int8: 4, sqltypes.Uint8: 3, sqltypes.Int16: 6, sqltypes.Uint16: 5, sqltypes.Int24: 9,
-			sqltypes.Uint24: 8, sqltypes.Int32: 11, sqltypes.Uint32: 10, sqltypes.Int64: 20, sqltypes.Uint64: 20,
-		}
-		w, ok := widths[t.Type()]
+		w, ok := integerTextWidths[t.Type()]
 		return w, ok
 	case types.IsDecimal(t):
 		d := t.(sql.DecimalType)
