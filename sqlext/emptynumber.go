@@ -196,6 +196,8 @@ func intInRange(n int64, bits int, unsigned bool) bool {
 
 // integerFits says, without converting it, that v, a Go integer (as
 // literals and the integer columns of a query come), fits integer type t.
+// It reads v itself rather than through wideOf, which measured 24 % slower
+// on this path (docs/benchmarks.md).
 func integerFits(t sql.Type, v any) bool {
 	bits, unsigned, ok := integerWidth(t)
 	if !ok {
