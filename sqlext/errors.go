@@ -441,8 +441,21 @@ func (h *errorHandler) sessionOf(c *mysql.Conn) *Session {
 // MySQL's words, which need the server's state (foreignKeyText,
 // unknownTableText); sqlError does the rest.
 func (h *errorHandler) mysqlTexts(c *mysql.Conn, query string, err *error) {
-	h.foreignKeyText(c, err)
-	h.unknownTableText(c, query, err)
+	if *err == nil || h.prov == nil {
+		return
+	}
+	current := ""
+	if s := h.sessionOf(c); s != nil {
+		current = s.GetCurrentDatabase()
+	}
+	h.prov.mysqlTexts(current, query, err)
+}
+
+// mysqlTexts gives an error of query, run with current as the current
+// database, MySQL's words where they need the server's state.
+func (p *Provider) mysqlTexts(current, query string, err *error) {
+	p.foreignKeyText(current, err)
+	p.unknownTableText(current, query, err)
 }
 
 func (h *errorHandler) recovered(err *error) {

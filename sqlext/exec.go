@@ -2,7 +2,6 @@ package sqlext
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 
@@ -128,60 +127,13 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	return nil, nil
 }
 
-// callInOwnDatabase runs a stored procedure with its database as the
-// current one, as MySQL runs a routine. The engine runs the body's
-// statements in the caller's database, so CALL d.p() failed with "no
-// database selected" without a current database and used another
-// database's tables with one.
-// call runs a CALL of a stored procedure (in its own database, as
-// callInOwnDatabase says) and answers OK for one whose last statement
-// gives no row where the engine expects one: a body ending in COMMIT,
-// ROLLBACK or START TRANSACTION, whose block takes the OK result's schema
-// from it, failed with "EOF" (1105) after its work was done.
+// call runs a CALL: of a stored procedure by this server's interpreter
+// (routinerun.go), of a procedure the server provides by the engine.
 func (o *execOverrides) call(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, error) {
-	if _, again := o.building.LoadOrStore(n, true); again {
-		return nil, nil // this builder's own build of n, below
-	}
-	defer o.building.Delete(n)
-	iter, err := callInOwnDatabase(ctx, n, row)
-	if iter == nil && err == nil {
-		iter, err = o.b.Build(ctx, n, row)
-	}
-	if err != nil || iter == nil {
-		return iter, err
-	}
-	return &okWhenEmpty{RowIter: iter, n: n}, nil
-}
-
-// okWhenEmpty is a CALL's rows, with an OK result when the CALL's schema
-// is one and the body gave none.
-type okWhenEmpty struct {
-	sql.RowIter
-	n    sql.Node
-	rows bool
-}
-
-func (i *okWhenEmpty) Next(ctx *sql.Context) (sql.Row, error) {
-	r, err := i.RowIter.Next(ctx)
-	if err == io.EOF && !i.rows && types.IsOkResultSchema(i.n.Schema()) {
-		i.rows = true
-		return sql.NewRow(types.NewOkResult(0)), nil
-	}
-	i.rows = i.rows || err == nil
-	return r, err
-}
-
-func callInOwnDatabase(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, error) {
 	if n.Procedure == nil || n.Procedure.ExternalProc != nil || n.Database() == nil {
 		return nil, nil
 	}
-	db, current := n.Database().Name(), ctx.GetCurrentDatabase()
-	if strings.EqualFold(db, current) {
-		return nil, nil
-	}
-	ctx.SetCurrentDatabase(db)
-	defer ctx.SetCurrentDatabase(current)
-	return rowexec.DefaultBuilder.Build(ctx, n, row)
+	return runProcedure(ctx, n, row)
 }
 
 // showCreateTable is the engine's SHOW CREATE TABLE with ENUM and SET

@@ -309,19 +309,15 @@ func (p *Provider) declaresForeignKeys(db, table string) bool {
 // FOREIGN KEY (`pid`) REFERENCES `p` (`id`))`, and the same for a parent
 // row (1451). The engine's text named the key and its tables in words
 // of its own and the key's value.
-func (h *errorHandler) foreignKeyText(c *mysql.Conn, err *error) {
-	if *err == nil || h.prov == nil {
+func (p *Provider) foreignKeyText(current string, err *error) {
+	if *err == nil {
 		return
 	}
 	child, name, table, ok := fkViolation((*err).Error())
 	if !ok {
 		return
 	}
-	current := ""
-	if s := h.sessionOf(c); s != nil {
-		current = s.GetCurrentDatabase()
-	}
-	fk, ok := h.prov.foreignKeyOf(current, table, name)
+	fk, ok := p.foreignKeyOf(current, table, name)
 	switch {
 	case !ok:
 	case child:

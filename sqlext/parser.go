@@ -77,6 +77,11 @@ func rewriteParsable(query string) string {
 
 func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	query = rewriteParsable(query)
+	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
+		return sp.Parser.Parse(ctx, q, multi)
+	}); ok {
+		return st, pre, rest, err
+	}
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
 	text := query
 	if err != nil {
@@ -96,6 +101,11 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
 	query = rewriteParsable(query)
+	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
+		return sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts)
+	}); ok {
+		return st, pre, rest, err
+	}
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
 	text := query
 	if err != nil {
@@ -115,6 +125,11 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
 	query = rewriteParsable(query)
+	if st, n, ok, err := parseOneProcedure(query, func(q string) (ast.Statement, int, error) {
+		return sp.Parser.ParseOneWithOptions(ctx, q, opts)
+	}); ok {
+		return st, n, err
+	}
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
 	text := query
 	if err != nil {

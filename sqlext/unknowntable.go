@@ -12,8 +12,8 @@ import (
 // 1051 "Unknown table 'db.t'". The engine's text, "table not found: t",
 // named no database, and DROP TABLE answered 1146. The database is the
 // one the statement qualifies the name with, else the session's.
-func (h *errorHandler) unknownTableText(c *mysql.Conn, query string, err *error) {
-	if *err == nil || h.prov == nil {
+func (p *Provider) unknownTableText(current, query string, err *error) {
+	if *err == nil {
 		return
 	}
 	msg := (*err).Error()
@@ -34,11 +34,9 @@ func (h *errorHandler) unknownTableText(c *mysql.Conn, query string, err *error)
 		// The engine's 1146 for a procedure CALL names that is not
 		// there; MySQL's is 1305, naming the database.
 		if name, ok := strings.CutSuffix(rest, "\" does not exist"); ok {
-			db := qualifierOf(query, name, func(n string) bool { _, ok := h.prov.store.Database(n); return ok })
+			db := qualifierOf(query, name, func(n string) bool { _, ok := p.store.Database(n); return ok })
 			if db == "" {
-				if s := h.sessionOf(c); s != nil {
-					db = s.GetCurrentDatabase()
-				}
+				db = current
 			}
 			*err = mysql.NewSQLError(erSPDoesNotExist, "42000", "PROCEDURE %s.%s does not exist", db, name)
 		}
@@ -48,11 +46,9 @@ func (h *errorHandler) unknownTableText(c *mysql.Conn, query string, err *error)
 	if !ok || table == "" || strings.ContainsAny(table, " \n") {
 		return
 	}
-	db := qualifierOf(query, table, func(name string) bool { _, ok := h.prov.store.Database(name); return ok })
+	db := qualifierOf(query, table, func(name string) bool { _, ok := p.store.Database(name); return ok })
 	if db == "" {
-		if s := h.sessionOf(c); s != nil {
-			db = s.GetCurrentDatabase()
-		}
+		db = current
 	}
 	if db == "" {
 		return

@@ -1,0 +1,190 @@
+package sqlext
+
+import (
+	"errors"
+	"strings"
+	"sync"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/sqlearn/sqlearn/internal/compound"
+)
+
+// The engine plans a CREATE PROCEDURE, and every CALL, from the
+// procedure's text. Its parser refuses statements a body may hold (GET
+// DIAGNOSTICS) and its planner refuses others (a handler FOR 1062 or FOR
+// SQLSTATE '23000'), so both are given the procedure with an empty body:
+// internal/compound reads the body, checks it as MySQL does when the
+// procedure is created, and routinerun.go runs it. The text the engine
+// stores, shows and reads the body from is the statement as written.
+
+// stubBody is the body the engine is given.
+const stubBody = "BEGIN END"
+
+// parseProcedure parses query with parse when it is a CREATE PROCEDURE,
+// its body given as stubBody; ok is false for any other statement. pre
+// is the statement as written, and the statement's body positions are
+// the written body's.
+func parseProcedure(query string, parse func(string) (ast.Statement, string, string, error)) (st ast.Statement, pre, rest string, ok bool, err error) {
+	r, isProc, err := compound.Procedure(query)
+	if !isProc {
+		return nil, "", "", false, nil
+	}
+	if err != nil {
+		return nil, "", "", true, routineError(err)
+	}
+	stub := query[:r.Start] + stubBody + query[r.End:]
+	st, pre, rest, err = parse(stub)
+	if err != nil {
+		return nil, "", "", true, err
+	}
+	ddl, isDDL := st.(*ast.DDL)
+	if !isDDL || ddl.ProcedureSpec == nil {
+		return st, pre, rest, true, nil
+	}
+	at := ddl.SubStatementPositionStart
+	if at < 0 || at+len(stubBody) > len(pre) || pre[at:at+len(stubBody)] != stubBody {
+		return nil, "", "", true, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax near '%s'", query[r.Start:])
+	}
+	pre = pre[:at] + query[r.Start:r.End] + pre[at+len(stubBody):]
+	ddl.SubStatementPositionEnd = at + r.End - r.Start
+	return st, pre, rest, true, nil
+}
+
+// routineError is a body's error as the client gets it.
+func routineError(err error) error {
+	var ce *compound.Error
+	if errors.As(err, &ce) {
+		return mysql.NewSQLError(ce.Code, ce.State, "%s", ce.Msg)
+	}
+	return err
+}
+
+// routines holds the bodies read from procedures' texts, by text: a
+// procedure is read once however often it is called.
+var routines sync.Map
+
+// compiledRoutine is the procedure of a CREATE PROCEDURE text, read.
+func compiledRoutine(text string) (*compound.Routine, error) {
+	if r, ok := routines.Load(text); ok {
+		return r.(*compound.Routine), nil
+	}
+	r, ok, err := compound.Procedure(text)
+	if !ok {
+		return nil, mysql.NewSQLError(mysql.ERUnknownError, "HY000", "stored procedure text is no CREATE PROCEDURE: %.40q", text)
+	}
+	if err != nil {
+		return nil, routineError(err)
+	}
+	routines.Store(text, r)
+	return r, nil
+}
+
+// declaredTypes holds the types of DECLAREd variables, by their text.
+var declaredTypes sync.Map
+
+// declaredType is the SQL type a DECLARE or a parameter names.
+func declaredType(text string) (sql.Type, error) {
+	if t, ok := declaredTypes.Load(text); ok {
+		return t.(sql.Type), nil
+	}
+	st, err := ast.Parse("CREATE TABLE t (v " + text + ")")
+	if err != nil {
+		return nil, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s'", text)
+	}
+	ddl, ok := st.(*ast.DDL)
+	if !ok || ddl.TableSpec == nil || len(ddl.TableSpec.Columns) != 1 {
+		return nil, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax near '%s'", text)
+	}
+	t, err := types.ColumnTypeToType(&ddl.TableSpec.Columns[0].Type)
+	if err != nil {
+		return nil, err
+	}
+	declaredTypes.Store(text, t)
+	return t, nil
+}
+
+// procParam is a parameter of a procedure: its name, type and direction.
+type procParam struct {
+	name string
+	typ  sql.Type
+	dir  plan.ProcedureParamDirection
+}
+
+// routineParams are a procedure's parameters, read from its text.
+func routineParams(r *compound.Routine) ([]procParam, error) {
+	out := make([]procParam, len(r.Params))
+	for i, p := range r.Params {
+		t, err := declaredType(p.Type)
+		if err != nil {
+			return nil, err
+		}
+		dir := plan.ProcedureParamDirection_In
+		switch p.Mode {
+		case "OUT":
+			dir = plan.ProcedureParamDirection_Out
+		case "INOUT":
+			dir = plan.ProcedureParamDirection_Inout
+		}
+		out[i] = procParam{name: p.Name, typ: t, dir: dir}
+	}
+	return out, nil
+}
+
+// engineParser is the parser of the engine that runs a procedure's
+// statements: the server's, with its rewrites.
+func engineParser(runner sql.StatementRunner) sql.Parser {
+	if e, ok := runner.(*sqle.Engine); ok && e.Parser != nil {
+		return e.Parser
+	}
+	return sql.GlobalParser
+}
+
+// storedProcedure is procedure name of database db, as stored.
+func storedProcedure(ctx *sql.Context, db, name string) (sql.StoredProcedureDetails, bool) {
+	s, ok := ctx.Session.(*Session)
+	if !ok || s.p == nil {
+		return sql.StoredProcedureDetails{}, false
+	}
+	d, err := s.p.Database(ctx, db)
+	if err != nil {
+		return sql.StoredProcedureDetails{}, false
+	}
+	spdb, ok := d.(sql.StoredProcedureDatabase)
+	if !ok {
+		return sql.StoredProcedureDetails{}, false
+	}
+	spd, ok, err := spdb.GetStoredProcedure(ctx, strings.ToLower(name))
+	if err != nil || !ok {
+		return sql.StoredProcedureDetails{}, false
+	}
+	return spd, true
+}
+
+// parseOneProcedure is parseProcedure for a parser that reads one
+// statement and says where it ends.
+func parseOneProcedure(query string, parse func(string) (ast.Statement, int, error)) (st ast.Statement, end int, ok bool, err error) {
+	var n int
+	st, _, _, ok, err = parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
+		s, k, err := parse(q)
+		n = k
+		if err != nil {
+			return nil, "", "", err
+		}
+		return s, q[:k], q[k:], nil
+	})
+	if !ok || err != nil {
+		return st, 0, ok, err
+	}
+	// n is where the statement ends in the text with the stub body.
+	r, _, _ := compound.Procedure(query)
+	if delta := r.End - r.Start - len(stubBody); n >= r.Start+len(stubBody) {
+		n += delta
+	}
+	return st, n, true, nil
+}

@@ -1,0 +1,308 @@
+package sqlext_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// routineSetup creates the tables and procedures the routine tests call.
+// Every answer the tests want is MariaDB 10.11's for the same statements,
+// but for key names, which MySQL 8 qualifies with the table ('t.PRIMARY').
+func routineSetup(t *testing.T) *sql.DB {
+	t.Helper()
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE rt", "USE rt",
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+		"CREATE TABLE log (n INT AUTO_INCREMENT PRIMARY KEY, msg VARCHAR(200))",
+		"INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)")
+	return db
+}
+
+// TestHandlersTakeTheirConditions: a handler's BEGIN ... END runs whole
+// (the engine ran only its first step, so its statements were skipped);
+// handlers FOR an error code, an SQLSTATE and a declared condition take
+// their errors, the most specific first; an error inside a handler goes
+// to the handlers of the blocks around the one that declared it; a
+// cursor loop whose NOT FOUND handler is declared after an SQLEXCEPTION
+// one ends (the engine answered "exhausted fetch iterator").
+func TestHandlersTakeTheirConditions(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db,
+		`CREATE PROCEDURE prec() BEGIN
+			DECLARE dup CONDITION FOR 1062;
+			DECLARE CONTINUE HANDLER FOR SQLEXCEPTION INSERT INTO log (msg) VALUES ('any');
+			DECLARE CONTINUE HANDLER FOR dup INSERT INTO log (msg) VALUES ('1062');
+			DECLARE CONTINUE HANDLER FOR SQLSTATE '42S02' INSERT INTO log (msg) VALUES ('42S02');
+			INSERT INTO t VALUES (1, 1);
+			INSERT INTO nosuch VALUES (1);
+			SIGNAL SQLSTATE '45001';
+		END`,
+		`CREATE PROCEDURE nested() BEGIN
+			DECLARE EXIT HANDLER FOR SQLEXCEPTION INSERT INTO log (msg) VALUES ('outer');
+			BEGIN
+				DECLARE EXIT HANDLER FOR 1062 BEGIN INSERT INTO log (msg) VALUES ('inner'); INSERT INTO t VALUES (2, 2); END;
+				INSERT INTO t VALUES (1, 1);
+				INSERT INTO log (msg) VALUES ('not reached');
+			END;
+			INSERT INTO log (msg) VALUES ('not reached either');
+		END`,
+		`CREATE PROCEDURE counted() BEGIN
+			DECLARE k INT DEFAULT 0;
+			DECLARE CONTINUE HANDLER FOR SQLEXCEPTION BEGIN SET k = k + 1; INSERT INTO log (msg) VALUES (CONCAT('try ', k)); END;
+			INSERT INTO t VALUES (1, 1);
+			INSERT INTO t VALUES (2, 1);
+			INSERT INTO log (msg) VALUES (CONCAT('k=', k));
+		END`,
+		`CREATE PROCEDURE summed(OUT total INT) BEGIN
+			DECLARE done INT DEFAULT 0;
+			DECLARE x INT;
+			DECLARE c CURSOR FOR SELECT v FROM t ORDER BY id;
+			DECLARE EXIT HANDLER FOR SQLEXCEPTION SET total = -1;
+			DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;
+			SET total = 0;
+			OPEN c;
+			l: LOOP
+				FETCH c INTO x;
+				IF done THEN LEAVE l; END IF;
+				SET total = total + x;
+			END LOOP;
+			CLOSE c;
+		END`)
+	for _, call := range []struct{ call, log string }{
+		{"CALL prec()", "1062;42S02;any"},
+		{"CALL nested()", "inner;outer"},
+		{"CALL counted()", "try 1;try 2;k=2"},
+	} {
+		mustExecAll(t, db, call.call)
+		wantAnswers(t, db, call.call, map[string]string{"SELECT msg FROM log ORDER BY n": call.log})
+		mustExecAll(t, db, "DELETE FROM log")
+	}
+	mustExecAll(t, db, "CALL summed(@total)")
+	wantAnswers(t, db, "cursor", map[string]string{"SELECT @total": "60"})
+}
+
+// TestProcedureDiagnostics: GET DIAGNOSTICS reads the handled error's
+// SQLSTATE, number and text, the count of conditions and a statement's
+// changed rows (the parser refused GET DIAGNOSTICS), and GET STACKED
+// DIAGNOSTICS the handled error after a statement of the handler (MySQL
+// 8's; MariaDB has no STACKED); RESIGNAL raises the
+// handled error again, with the SQLSTATE and text it sets; SIGNAL of a
+// warning class goes to an SQLWARNING handler and the procedure goes on.
+func TestProcedureDiagnostics(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db,
+		`CREATE PROCEDURE diag(OUT st VARCHAR(5), OUT no INT, OUT txt VARCHAR(200), OUT cnt INT) BEGIN
+			DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN
+				GET DIAGNOSTICS cnt = NUMBER;
+				GET DIAGNOSTICS CONDITION 1 st = RETURNED_SQLSTATE, no = MYSQL_ERRNO, txt = MESSAGE_TEXT;
+			END;
+			UPDATE t SET v = v + 1 WHERE id < 3;
+			INSERT INTO t VALUES (3, 3);
+		END`,
+		`CREATE PROCEDURE changed(OUT n INT) BEGIN
+			UPDATE t SET v = v + 1 WHERE id < 3;
+			GET DIAGNOSTICS n = ROW_COUNT;
+		END`,
+		`CREATE PROCEDURE stacked(OUT m VARCHAR(200)) BEGIN
+			DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN
+				SELECT 1 INTO @ignored;
+				GET STACKED DIAGNOSTICS CONDITION 1 m = MESSAGE_TEXT;
+			END;
+			SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'out of stock';
+		END`,
+		"CREATE PROCEDURE rs() BEGIN DECLARE EXIT HANDLER FOR SQLEXCEPTION RESIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x2'; INSERT INTO t VALUES (1, 1); END",
+		"CREATE PROCEDURE rsno() BEGIN DECLARE EXIT HANDLER FOR SQLEXCEPTION RESIGNAL SET MYSQL_ERRNO = 5; INSERT INTO t VALUES (1, 1); END",
+		`CREATE PROCEDURE warnsig(OUT r VARCHAR(20)) BEGIN
+			DECLARE CONTINUE HANDLER FOR SQLWARNING SET r = 'warned';
+			SET r = 'start';
+			SIGNAL SQLSTATE '01234' SET MESSAGE_TEXT = 'just a warning';
+			SET r = CONCAT(r, '+after');
+		END`,
+		"CALL diag(@st, @no, @txt, @cnt)",
+		"CALL changed(@n)",
+		"CALL stacked(@m)",
+		"CALL warnsig(@r)")
+	wantAnswers(t, db, "diagnostics", map[string]string{
+		"SELECT @st, @no, @txt, @cnt":               "23000,1062,Duplicate entry '3' for key 't.PRIMARY',1",
+		"SELECT GROUP_CONCAT(v ORDER BY id) FROM t": "12,22,30",
+		"SELECT @n": "2",
+		"SELECT @m": "out of stock",
+		"SELECT @r": "warned+after",
+	})
+	_, err := db.Exec("CALL rs()")
+	wantMySQLMessage(t, "resignal sqlstate", err, 1644, "45000", "x2")
+	_, err = db.Exec("CALL rsno()")
+	wantMySQLMessage(t, "resignal errno", err, 5, "23000", "Duplicate entry '1' for key 't.PRIMARY'")
+}
+
+// TestProcedureStatementsRunInTheCallersTransaction: a CALL inside a
+// transaction writes in it, so ROLLBACK undoes and COMMIT keeps what it
+// wrote, and the procedure reads the transaction's own rows; the engine
+// ran the procedure in a transaction of its own that was then dropped, so
+// a COMMIT kept nothing.
+func TestProcedureStatementsRunInTheCallersTransaction(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db, "CREATE PROCEDURE ins(IN x INT) INSERT INTO t VALUES (x, x)",
+		"START TRANSACTION", "CALL ins(4)", "ROLLBACK",
+		"START TRANSACTION", "CALL ins(5)", "COMMIT",
+		"SET autocommit = 0", "CALL ins(6)", "ROLLBACK", "SET autocommit = 1",
+		"START TRANSACTION", "INSERT INTO t VALUES (7, 7)")
+	_, err := db.Exec("CALL ins(7)")
+	wantMySQLMessage(t, "own row", err, 1062, "23000", "Duplicate entry '7' for key 't.PRIMARY'")
+	mustExecAll(t, db, "ROLLBACK")
+	wantAnswers(t, db, "transactions", map[string]string{"SELECT GROUP_CONCAT(id ORDER BY id) FROM t": "1,2,3,5"})
+}
+
+// TestProcedureControlFlow: loops with LEAVE and ITERATE, CASE, SELECT
+// ... INTO (no row: the NOT FOUND handler; more than one: 1172), nested
+// CALLs with INOUT parameters bound to local variables, recursion up to
+// max_sp_recursion_depth (1456 past it), local variables of their
+// declared types, and MySQL's errors for a CASE with no branch taken
+// (1339) and an OUT argument that is no variable (1414).
+func TestProcedureControlFlow(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db,
+		`CREATE PROCEDURE loops(OUT s VARCHAR(100)) BEGIN
+			DECLARE i INT DEFAULT 0;
+			SET s = '';
+			l: WHILE i < 10 DO
+				SET i = i + 1;
+				IF i % 2 = 0 THEN ITERATE l; END IF;
+				IF i > 7 THEN LEAVE l; END IF;
+				SET s = CONCAT(s, i, ',');
+			END WHILE l;
+			REPEAT SET i = i - 3; SET s = CONCAT(s, 'r', i); UNTIL i < 0 END REPEAT;
+			CASE WHEN i < -5 THEN SET s = CONCAT(s, 'neg'); WHEN i < 0 THEN SET s = CONCAT(s, 'small'); END CASE;
+		END`,
+		"CREATE PROCEDURE nocase(IN x INT) BEGIN CASE x WHEN 1 THEN SELECT 'one'; END CASE; END",
+		`CREATE PROCEDURE intos(IN k INT, OUT r VARCHAR(20)) BEGIN
+			DECLARE v2 INT DEFAULT -1;
+			DECLARE CONTINUE HANDLER FOR NOT FOUND SET r = 'none';
+			SET r = 'some';
+			SELECT v INTO v2 FROM t WHERE id = k;
+			SET r = CONCAT(r, ':', v2);
+		END`,
+		"CREATE PROCEDURE many() BEGIN DECLARE x INT; SELECT v INTO x FROM t; END",
+		"CREATE PROCEDURE addone(INOUT x INT) SET x = x + 1",
+		"CREATE PROCEDURE caller(OUT y INT) BEGIN DECLARE z INT DEFAULT 40; CALL addone(z); CALL addone(z); SET y = z; END",
+		"CREATE PROCEDURE selfcall(IN n INT) BEGIN IF n > 0 THEN CALL selfcall(n - 1); END IF; INSERT INTO log (msg) VALUES (n); END",
+		`CREATE PROCEDURE typed(OUT a INT, OUT b DECIMAL(5,2), OUT c VARCHAR(3)) BEGIN
+			DECLARE d DATE DEFAULT '2024-02-28';
+			SET a = 2.6, b = 1.005, c = 'ab';
+			SET d = d + INTERVAL 1 DAY;
+			INSERT INTO log (msg) VALUES (CONCAT('d=', d));
+		END`,
+		"CREATE PROCEDURE report(IN k INT) BEGIN SELECT 'ignored' AS a; SELECT id, v FROM t WHERE id = k; END",
+		"CALL loops(@s)", "CALL intos(2, @r1)", "CALL intos(9, @r2)", "CALL caller(@y)", "CALL typed(@a, @b, @c)",
+		"SET max_sp_recursion_depth = 2", "CALL selfcall(2)", "SET max_sp_recursion_depth = 0")
+	wantAnswers(t, db, "flow", map[string]string{
+		"SELECT @s":         "1,3,5,7,r6r3r0r-3small",
+		"SELECT @r1, @r2":   "some:20,none:-1",
+		"SELECT @y":         "42",
+		"SELECT @a, @b, @c": "3,1.01,ab",
+		"SELECT GROUP_CONCAT(msg ORDER BY n) FROM log": "d=2024-02-29,0,1,2",
+		"CALL report(2)": "2,20",
+	})
+	for _, c := range []struct {
+		call  string
+		code  uint16
+		state string
+		msg   string
+	}{
+		{"CALL nocase(2)", 1339, "20000", "Case not found for CASE statement"},
+		{"CALL many()", 1172, "42000", "Result consisted of more than one row"},
+		{"CALL selfcall(1)", 1456, "HY000", "Recursive limit 0 (as set by the max_sp_recursion_depth variable) was exceeded for routine selfcall"},
+		{"CALL addone(5)", 1414, "42000", "OUT or INOUT argument 1 for routine rt.addone is not a variable or NEW pseudo-variable in BEFORE trigger"},
+	} {
+		_, err := db.Exec(c.call)
+		wantMySQLMessage(t, c.call, err, c.code, c.state, c.msg)
+	}
+}
+
+// TestProcedureBodiesCheckedWhenCreated: a body MySQL refuses is refused
+// by CREATE PROCEDURE with MySQL's error, and nothing is created; the
+// text of one that is created is kept as written.
+func TestProcedureBodiesCheckedWhenCreated(t *testing.T) {
+	db := routineSetup(t)
+	for _, c := range []struct {
+		body string
+		code uint16
+		msg  string
+	}{
+		{"BEGIN LEAVE nowhere; END", 1308, "LEAVE with no matching label: nowhere"},
+		{"BEGIN DECLARE c CURSOR FOR SELECT 1; DECLARE a INT; END", 1337, "Variable or condition declaration after cursor or handler declaration"},
+		{"BEGIN DECLARE CONTINUE HANDLER FOR nope SET @a = 1; END", 1319, "Undefined CONDITION: nope"},
+		{"BEGIN DECLARE c CURSOR FOR SELECT 1; FETCH c INTO nope; END", 1327, "Undeclared variable: nope"},
+		{"BEGIN DECLARE a INT; DECLARE a INT; END", 1331, "Duplicate variable: a"},
+		{"BEGIN SELECT 1 END", 1064, "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1"},
+	} {
+		_, err := db.Exec("CREATE PROCEDURE bad() " + c.body)
+		wantMySQLMessage(t, c.body, err, c.code, "42000", c.msg)
+	}
+	body := "BEGIN\n  DECLARE EXIT HANDLER FOR 1062 BEGIN GET DIAGNOSTICS CONDITION 1 @m = MESSAGE_TEXT; END;\n  INSERT INTO t VALUES (1, 1);\nEND"
+	mustExecAll(t, db, "CREATE PROCEDURE kept() "+body)
+	wantAnswers(t, db, "kept", map[string]string{
+		"SELECT COUNT(*) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'rt' AND ROUTINE_NAME = 'bad'": "0",
+		"SELECT ROUTINE_DEFINITION FROM information_schema.ROUTINES WHERE ROUTINE_NAME = 'kept'":                body,
+	})
+	var name, mode, text string
+	if err := db.QueryRow("SHOW CREATE PROCEDURE kept").Scan(&name, &mode, &text, new(any), new(any), new(any)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "CREATE PROCEDURE kept() " + body; text != want {
+		t.Errorf("SHOW CREATE PROCEDURE: %q, want %q", text, want)
+	}
+}
+
+// TestKillQueryStopsAProcedure: KILL QUERY ends a CALL that would loop
+// for ever, with 1317, and the connection goes on.
+func TestKillQueryStopsAProcedure(t *testing.T) {
+	db := routineSetup(t)
+	db.SetMaxOpenConns(2)
+	mustExecAll(t, db, "CREATE PROCEDURE spin() BEGIN DECLARE i INT DEFAULT 0; WHILE TRUE DO SET i = i + 1; END WHILE; END")
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var id int64
+	if err := conn.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := conn.ExecContext(context.Background(), "CALL rt.spin()")
+		done <- err
+	}()
+	var err2 error
+	for i := 0; i < 100; i++ {
+		var n int
+		if err2 = db.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'CALL rt.spin%'").Scan(&n); err2 == nil && n == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := db.Exec(fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) || me.Number != 1317 {
+			t.Fatalf("CALL ended with %v, want 1317", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the CALL went on after KILL QUERY")
+	}
+	var one int
+	if err := conn.QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("connection after KILL QUERY: %v", err)
+	}
+}
