@@ -6,6 +6,8 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/sqlearn/sqlearn/internal/compound"
 )
 
 // statementParser is the engine's parser with two statements adjusted
@@ -63,6 +65,30 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	return sp.p.viewTarget(sctx, st)
 }
 
+// checkRoutine checks the statements of a CREATE PROCEDURE's body
+// (checkStatements), each read as the server reads a statement, but
+// without the session's part in it (adjust).
+func (sp statementParser) checkRoutine(ctx context.Context, query string) func(*compound.Routine) error {
+	var opts ast.ParserOptions
+	if sctx, ok := ctx.(*sql.Context); ok {
+		opts = sql.LoadSqlMode(sctx).ParserOptions()
+	}
+	return func(r *compound.Routine) error {
+		return checkStatements(query, r, func(text string) (ast.Statement, error) {
+			text = rewriteParsable(text)
+			st, _, err := sp.Parser.ParseOneWithOptions(ctx, text, opts)
+			if err != nil {
+				if q, ok := sp.rewriteRefused(ctx, text); ok {
+					if st2, _, err2 := sp.Parser.ParseOneWithOptions(ctx, q, opts); err2 == nil {
+						return st2, nil
+					}
+				}
+			}
+			return st, err
+		})
+	}
+}
+
 // rewriteParsable writes what the parser reads, but differently from
 // MySQL, before it reads it: typed literals as CASTs (literals.go) and
 // SHOW COLLATION as a SELECT under MySQL's column names
@@ -79,7 +105,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 	query = rewriteParsable(query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		return sp.Parser.Parse(ctx, q, multi)
-	}); ok {
+	}, sp.checkRoutine(ctx, query)); ok {
 		return st, pre, rest, err
 	}
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
@@ -103,7 +129,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 	query = rewriteParsable(query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		return sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts)
-	}); ok {
+	}, sp.checkRoutine(ctx, query)); ok {
 		return st, pre, rest, err
 	}
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
@@ -127,7 +153,7 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 	query = rewriteParsable(query)
 	if st, n, ok, err := parseOneProcedure(query, func(q string) (ast.Statement, int, error) {
 		return sp.Parser.ParseOneWithOptions(ctx, q, opts)
-	}); ok {
+	}, sp.checkRoutine(ctx, query)); ok {
 		return st, n, err
 	}
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)

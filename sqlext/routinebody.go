@@ -29,11 +29,17 @@ const stubBody = "BEGIN END"
 // parseProcedure parses query with parse when it is a CREATE PROCEDURE,
 // its body given as stubBody; ok is false for any other statement. pre
 // is the statement as written, and the statement's body positions are
-// the written body's.
-func parseProcedure(query string, parse func(string) (ast.Statement, string, string, error)) (st ast.Statement, pre, rest string, ok bool, err error) {
+// the written body's. check, when not nil, checks the body's statements.
+func parseProcedure(query string, parse func(string) (ast.Statement, string, string, error), check func(*compound.Routine) error) (st ast.Statement, pre, rest string, ok bool, err error) {
+	if !containsFold(query, "procedure") {
+		return nil, "", "", false, nil // the common case, decided without reading the statement
+	}
 	r, isProc, err := compound.Procedure(query)
 	if !isProc {
 		return nil, "", "", false, nil
+	}
+	if err == nil && check != nil {
+		err = check(r)
 	}
 	if err != nil {
 		return nil, "", "", true, routineError(err)
@@ -168,7 +174,7 @@ func storedProcedure(ctx *sql.Context, db, name string) (sql.StoredProcedureDeta
 
 // parseOneProcedure is parseProcedure for a parser that reads one
 // statement and says where it ends.
-func parseOneProcedure(query string, parse func(string) (ast.Statement, int, error)) (st ast.Statement, end int, ok bool, err error) {
+func parseOneProcedure(query string, parse func(string) (ast.Statement, int, error), check func(*compound.Routine) error) (st ast.Statement, end int, ok bool, err error) {
 	var n int
 	st, _, _, ok, err = parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		s, k, err := parse(q)
@@ -177,7 +183,7 @@ func parseOneProcedure(query string, parse func(string) (ast.Statement, int, err
 			return nil, "", "", err
 		}
 		return s, q[:k], q[k:], nil
-	})
+	}, check)
 	if !ok || err != nil {
 		return st, 0, ok, err
 	}
@@ -187,4 +193,56 @@ func parseOneProcedure(query string, parse func(string) (ast.Statement, int, err
 		n += delta
 	}
 	return st, n, true, nil
+}
+
+// checkedRoutines holds the texts of procedures whose statements
+// checkStatements found sound.
+var checkedRoutines sync.Map
+
+// checkStatements checks the statements and expressions of a procedure's
+// body as MySQL does when the procedure is created: each must parse, a
+// SELECT ... INTO must name declared variables (1327) and a SET a local
+// variable or a system variable (1193). parse reads one statement as the
+// server does.
+func checkStatements(text string, r *compound.Routine, parse func(string) (ast.Statement, error)) error {
+	if _, ok := checkedRoutines.Load(text); ok {
+		return nil
+	}
+	err := compound.Visit(r, func(t string, expr bool, isVar func(string) bool) error {
+		if expr {
+			t = "SELECT " + t
+		}
+		st, err := parse(t)
+		if err != nil {
+			return err
+		}
+		switch x := st.(type) {
+		case ast.SelectStatement:
+			if into := x.GetInto(); into != nil {
+				for _, v := range into.Variables {
+					if n := v.String(); !strings.HasPrefix(n, "@") && !isVar(n) {
+						return mysql.NewSQLError(1327, "42000", "Undeclared variable: %s", n)
+					}
+				}
+			}
+		case *ast.Set:
+			for _, e := range x.Exprs {
+				if e.Scope != ast.SetScope_None || e.Name == nil || !e.Name.Qualifier.IsEmpty() {
+					continue
+				}
+				n := e.Name.Name.String()
+				if strings.HasPrefix(n, "@") || isVar(n) || strings.EqualFold(n, "TRANSACTION") || strings.EqualFold(n, "NAMES") || strings.EqualFold(n, "CHARACTER SET") || strings.EqualFold(n, "CHARSET") {
+					continue
+				}
+				if _, _, ok := sql.SystemVariables.GetGlobal(n); !ok {
+					return mysql.NewSQLError(mysql.ERUnknownSystemVariable, "HY000", "Unknown system variable '%s'", n)
+				}
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		checkedRoutines.Store(text, true)
+	}
+	return err
 }

@@ -159,6 +159,9 @@ type procRun struct {
 	// handled holds the conditions whose handlers are running, the
 	// innermost last (RESIGNAL and GET STACKED DIAGNOSTICS read it).
 	handled []condition
+	// strict is whether the SQL mode was strict when the CALL began,
+	// which decides how a variable takes a value it cannot hold.
+	strict *bool
 }
 
 // Errors a procedure raises as it runs, in MySQL's words.
@@ -736,7 +739,12 @@ func (r *procRun) set(pv *procVar, v any) error {
 		pv.val = nil
 		return nil
 	}
-	strict := sql.LoadSqlMode(r.ctx).ModeEnabled("STRICT_TRANS_TABLES") || sql.LoadSqlMode(r.ctx).ModeEnabled("STRICT_ALL_TABLES")
+	if r.strict == nil {
+		mode := sql.LoadSqlMode(r.ctx)
+		strict := mode.ModeEnabled("STRICT_TRANS_TABLES") || mode.ModeEnabled("STRICT_ALL_TABLES")
+		r.strict = &strict
+	}
+	strict := *r.strict
 	if strict {
 		if err := columnValueError(r.ctx, &sql.Column{Name: pv.name, Type: pv.typ}, v, 1); err != nil {
 			return err
@@ -778,9 +786,19 @@ func typeOfValue(v any) sql.Type {
 // bound into it; SET of local variables, SELECT ... INTO and CALL of
 // another procedure are carried out here.
 func (r *procRun) sql(f *procFrame, text string) error {
+	carried := 0
+	if s := quickSet(text); s != nil {
+		var done bool
+		if carried, done = r.quickSet(f, s); done {
+			return nil
+		}
+	}
 	st, err := r.parse(text)
 	if err != nil {
 		return err
+	}
+	if set, ok := st.(*ast.Set); ok && carried > 0 && carried < len(set.Exprs) {
+		set.Exprs = set.Exprs[carried:] // the first were carried out quickly
 	}
 	switch x := st.(type) {
 	case *ast.Set:
@@ -969,6 +987,11 @@ func (r *procRun) truth(f *procFrame, expr string) (bool, error) {
 
 // eval evaluates an expression's text with the procedure's variables.
 func (r *procRun) eval(f *procFrame, expr string) (any, sql.Type, error) {
+	if e := quickExpr(expr); e != nil {
+		if v, ok := quickValue(f, e); ok {
+			return v, types.Int64, nil
+		}
+	}
 	st, err := r.parse("SELECT " + expr)
 	if err != nil {
 		return nil, nil, err
@@ -978,6 +1001,11 @@ func (r *procRun) eval(f *procFrame, expr string) (any, sql.Type, error) {
 
 // evalExpr evaluates an expression read from a statement.
 func (r *procRun) evalExpr(f *procFrame, e ast.Expr) (any, error) {
+	if quickForm(e) {
+		if v, ok := quickValue(f, e); ok {
+			return v, nil
+		}
+	}
 	st := &ast.Select{SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: e}}}
 	v, _, err := r.evalSelect(f, st, ast.String(st))
 	return v, err

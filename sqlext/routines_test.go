@@ -242,10 +242,21 @@ func TestProcedureBodiesCheckedWhenCreated(t *testing.T) {
 		{"BEGIN DECLARE c CURSOR FOR SELECT 1; FETCH c INTO nope; END", 1327, "Undeclared variable: nope"},
 		{"BEGIN DECLARE a INT; DECLARE a INT; END", 1331, "Duplicate variable: a"},
 		{"BEGIN SELECT 1 END", 1064, "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1"},
+		{"BEGIN SELECT v INTO nope FROM t; END", 1327, "Undeclared variable: nope"},
+		{"BEGIN SET nope = 1; END", 1193, "Unknown system variable 'nope'"},
+		{"BEGIN INSERT INTO t VALUE (; END", 1064, "syntax error at position 22 near 'VALUE'"},
+		{"BEGIN IF 1 + THEN SELECT 1; END IF; END", 1064, "syntax error at position 11 near '1'"},
 	} {
 		_, err := db.Exec("CREATE PROCEDURE bad() " + c.body)
-		wantMySQLMessage(t, c.body, err, c.code, "42000", c.msg)
+		state := "42000"
+		if c.code == 1193 {
+			state = "HY000"
+		}
+		wantMySQLMessage(t, c.body, err, c.code, state, c.msg)
 	}
+	// A table the body names need not exist yet; statements of the
+	// session's kinds are read as the server reads them.
+	mustExecAll(t, db, "CREATE PROCEDURE later() BEGIN DECLARE x INT; SET x = 1, @y = 2, autocommit = 1; SELECT v INTO x FROM t LIMIT 1; INSERT INTO missing VALUES (x); END")
 	body := "BEGIN\n  DECLARE EXIT HANDLER FOR 1062 BEGIN GET DIAGNOSTICS CONDITION 1 @m = MESSAGE_TEXT; END;\n  INSERT INTO t VALUES (1, 1);\nEND"
 	mustExecAll(t, db, "CREATE PROCEDURE kept() "+body)
 	wantAnswers(t, db, "kept", map[string]string{

@@ -8,7 +8,26 @@ import "strings"
 // cursors and conditions used but not declared (1324, 1319), FETCH into
 // or GET DIAGNOSTICS of an undeclared variable (1327), and RETURN (1313).
 func check(body Stmt, params []string) error {
-	c := &checker{}
+	return visit(body, params, nil)
+}
+
+// Visitor is called with each piece of a body the SQL engine is to read:
+// a statement (expr false) or an expression, and a function that says
+// whether a name is a variable where the text stands.
+type Visitor func(text string, expr bool, isVar func(name string) bool) error
+
+// Visit checks r's body as Procedure does and calls f with each
+// statement and expression in it, in order, stopping at f's first error.
+func Visit(r *Routine, f Visitor) error {
+	names := make([]string, len(r.Params))
+	for i, p := range r.Params {
+		names[i] = p.Name
+	}
+	return visit(r.Body, names, f)
+}
+
+func visit(body Stmt, params []string, f Visitor) error {
+	c := &checker{visit: f}
 	top := newNames()
 	for _, p := range params {
 		top.vars[strings.ToLower(p)] = true
@@ -33,6 +52,15 @@ func newNames() *names {
 type checker struct {
 	labels []label
 	scopes []*names
+	visit  Visitor
+}
+
+// text gives a statement or expression to the visitor, if there is one.
+func (c *checker) text(t string, expr bool) error {
+	if c.visit == nil || t == "" {
+		return nil
+	}
+	return c.visit(t, expr, func(name string) bool { return c.declared(vars, name) })
 }
 
 func (c *checker) declared(kind func(*names) map[string]bool, name string) bool {
@@ -109,15 +137,26 @@ func (c *checker) stmt(s Stmt) error {
 	switch s := s.(type) {
 	case *Block:
 		return c.block(s)
+	case *SQL:
+		return c.text(s.Text, false)
 	case *If:
 		for _, b := range s.Branches {
+			if err := c.text(b.Cond, true); err != nil {
+				return err
+			}
 			if err := c.list(b.Body); err != nil {
 				return err
 			}
 		}
 		return c.list(s.Else)
 	case *Case:
+		if err := c.text(s.Value, true); err != nil {
+			return err
+		}
 		for _, b := range s.Whens {
+			if err := c.text(b.Cond, true); err != nil {
+				return err
+			}
 			if err := c.list(b.Body); err != nil {
 				return err
 			}
@@ -128,6 +167,9 @@ func (c *checker) stmt(s Stmt) error {
 			return err
 		}
 		defer c.popLabel(s.Label)
+		if err := c.text(s.Cond, true); err != nil {
+			return err
+		}
 		return c.list(s.Body)
 	case *Leave:
 		if c.label(s.Label) == nil {
@@ -153,6 +195,11 @@ func (c *checker) stmt(s Stmt) error {
 			}
 		}
 	case *Signal:
+		for _, it := range s.Items {
+			if err := c.text(it.Expr, true); err != nil {
+				return err
+			}
+		}
 		if s.Cond != nil {
 			return c.condition(*s.Cond)
 		}
@@ -175,6 +222,9 @@ func (c *checker) block(b *Block) error {
 	c.scopes = append(c.scopes, n)
 	defer func() { c.scopes = c.scopes[:len(c.scopes)-1] }()
 	for _, v := range b.Vars {
+		if err := c.text(v.Default, true); err != nil {
+			return err
+		}
 		for _, name := range v.Names {
 			k := strings.ToLower(name)
 			if n.vars[k] {
@@ -191,6 +241,9 @@ func (c *checker) block(b *Block) error {
 		n.conds[k] = true
 	}
 	for _, cur := range b.Cursors {
+		if err := c.text(cur.Query, false); err != nil {
+			return err
+		}
 		k := strings.ToLower(cur.Name)
 		if n.cursors[k] {
 			return errorf(1333, "42000", "Duplicate cursor: %s", cur.Name)

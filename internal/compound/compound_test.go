@@ -2,6 +2,7 @@ package compound
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -158,4 +159,25 @@ func FuzzProcedure(f *testing.F) {
 			t.Fatalf("body [%d, %d) outside %d bytes", r.Start, r.End, len(text))
 		}
 	})
+}
+
+func TestVisitGivesTextsInScope(t *testing.T) {
+	r, _, err := Procedure(`CREATE PROCEDURE p(a INT) BEGIN
+		DECLARE b INT DEFAULT a + 1;
+		DECLARE c CURSOR FOR SELECT b;
+		IF a > b THEN BEGIN DECLARE d INT; SET d = 1; END; END IF;
+		WHILE b < 3 DO SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x'; END WHILE;
+	END`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = Visit(r, func(text string, expr bool, isVar func(string) bool) error {
+		got = append(got, fmt.Sprintf("%s|%v|%v%v", text, expr, isVar("a"), isVar("d")))
+		return nil
+	})
+	want := []string{"a + 1|true|truefalse", "SELECT b|false|truefalse", "a > b|true|truefalse", "SET d = 1|false|truetrue", "b < 3|true|truefalse", "'x'|true|truefalse"}
+	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%v\n%s", err, strings.Join(got, "\n"))
+	}
 }
