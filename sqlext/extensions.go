@@ -57,9 +57,12 @@ func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) 
 		return sql.Function1{Name: name, Fn: newRefusedLoadFile}, true
 	}
 	p.extMu.RLock()
-	defer p.extMu.RUnlock()
 	f, ok := p.functions[name]
-	return f, ok
+	p.extMu.RUnlock()
+	if ok {
+		return f, true
+	}
+	return p.storedFunctionNamed(ctx, name)
 }
 
 func (p *Provider) ExternalStoredProcedure(ctx *sql.Context, name string, numOfParams int) (*sql.ExternalStoredProcedureDetails, error) {

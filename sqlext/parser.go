@@ -33,6 +33,7 @@ type statementParser struct {
 
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) error {
 	nameSelectedColumns(st, text)
+	qualifiedFunctionNames(st)
 	windowedSelects(st)
 	repeatedAggregates(st)
 	cumeDistAsPercentRank(st)
@@ -187,7 +188,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // afterword.go), CHECK, OPTIMIZE, REPAIR and CHECKSUM TABLE and SHOW
 // ENGINE as calls (see maintenance.go and showengine.go), HELP and SHOW
 // OPEN TABLES as SELECTs (see help.go and showopentables.go), and EXPLAIN
-// FORMAT=JSON as FORMAT=TREE (see explainjson.go).
+// FORMAT=JSON as FORMAT=TREE (see explainjson.go), and CREATE FUNCTION,
+// DROP FUNCTION and SHOW CREATE FUNCTION as calls (see routinefunc.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	sctx, _ := ctx.(*sql.Context)
 	q, changed := query, false
@@ -220,6 +222,7 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 	apply(rewriteShowOpenTables)
 	apply(rewriteShowEngine)
 	apply(rewriteExplainJSON)
+	apply(rewriteFunctionStatement)
 	return q, changed
 }
 

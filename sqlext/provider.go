@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/mysql_db"
 
+	"github.com/sqlearn/sqlearn/internal/compound"
 	"github.com/sqlearn/sqlearn/replication"
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -30,6 +31,11 @@ type Provider struct {
 	mysqlDB *mysql_db.MySQLDb
 	// processes is the engine's process list, told of each new session.
 	processes sql.ProcessList
+	// runner is the engine, which runs the statements of stored functions;
+	// checkRoutine checks a stored function's statements as the server
+	// reads them (statementParser.checkRoutine).
+	runner       sql.StatementRunner
+	checkRoutine func(ctx context.Context, query string) func(*compound.Routine) error
 	// prepared takes commands this node proposes, made ready to apply
 	// by their proposers, to its state machine; nil prepares none.
 	prepared *preparedCommands

@@ -82,7 +82,10 @@ func compiledRoutine(text string) (*compound.Routine, error) {
 	}
 	r, ok, err := compound.Procedure(text)
 	if !ok {
-		return nil, mysql.NewSQLError(mysql.ERUnknownError, "HY000", "stored procedure text is no CREATE PROCEDURE: %.40q", text)
+		r, ok, err = compound.Function(text)
+	}
+	if !ok {
+		return nil, mysql.NewSQLError(mysql.ERUnknownError, "HY000", "stored routine text is no CREATE PROCEDURE or FUNCTION: %.40q", text)
 	}
 	if err != nil {
 		return nil, routineError(err)
@@ -216,6 +219,11 @@ func checkStatements(text string, r *compound.Routine, parse func(string) (ast.S
 		if err != nil {
 			return err
 		}
+		if r.Function && !expr {
+			if err := functionStatement(st); err != nil {
+				return err
+			}
+		}
 		switch x := st.(type) {
 		case ast.SelectStatement:
 			if into := x.GetInto(); into != nil {
@@ -245,4 +253,21 @@ func checkStatements(text string, r *compound.Routine, parse func(string) (ast.S
 		checkedRoutines.Store(text, true)
 	}
 	return err
+}
+
+// functionStatement refuses in a stored function what MySQL refuses
+// there: a statement that answers with rows (1415) and one that commits
+// (1422).
+func functionStatement(st ast.Statement) error {
+	switch x := st.(type) {
+	case ast.SelectStatement:
+		if into := x.GetInto(); into == nil {
+			return mysql.NewSQLError(erSPNoRetSet, "0A000", "Not allowed to return a result set from a function")
+		}
+	case *ast.Show, *ast.Explain:
+		return mysql.NewSQLError(erSPNoRetSet, "0A000", "Not allowed to return a result set from a function")
+	case *ast.Begin, *ast.Commit, *ast.Rollback, *ast.DDL, *ast.DBDDL, *ast.AlterTable:
+		return mysql.NewSQLError(erCommitNotAllowed, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger.")
+	}
+	return nil
 }

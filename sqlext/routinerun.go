@@ -133,6 +133,9 @@ type flow struct {
 	iterate bool
 	label   string
 	exit    *procFrame
+	// ret is a function's RETURN of value.
+	ret   bool
+	value any
 }
 
 // procResult is a statement's rows, which the CALL answers with when they
@@ -162,6 +165,9 @@ type procRun struct {
 	// strict is whether the SQL mode was strict when the CALL began,
 	// which decides how a variable takes a value it cannot hold.
 	strict *bool
+	// function marks a stored function's run, whose RETURN sets value.
+	function bool
+	value    any
 }
 
 // Errors a procedure raises as it runs, in MySQL's words.
@@ -191,7 +197,7 @@ var noData = condition{code: erSPNoData, state: "02000", msg: "No data - zero ro
 // runProcedure runs a CALL of a stored procedure of the database.
 func runProcedure(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, error) {
 	db := n.Database().Name()
-	run := &procRun{ctx: ctx, runner: n.Runner, parser: engineParser(n.Runner), name: db + "." + n.Procedure.Name, active: map[string]int{}}
+	run := &procRun{ctx: ctx, runner: n.Runner, parser: engineParser(n.Runner), name: db + "." + n.Procedure.Name, active: activeRoutines(ctx)}
 	args := make([]procArg, len(n.Params))
 	for i, e := range n.Params {
 		e := e
@@ -258,7 +264,7 @@ func (r *procRun) run(db, text string, args []procArg) error {
 	}
 	current := r.ctx.GetCurrentDatabase()
 	r.ctx.SetCurrentDatabase(db)
-	_, err = r.list(params, []compound.Stmt{routine.Body})
+	fl, err := r.list(params, []compound.Stmt{routine.Body})
 	r.ctx.SetCurrentDatabase(current)
 	if err != nil {
 		var u *unhandled
@@ -266,6 +272,23 @@ func (r *procRun) run(db, text string, args []procArg) error {
 			err = u.error
 		}
 		return err
+	}
+	if r.function {
+		if fl == nil || !fl.ret {
+			_, own, _ := strings.Cut(r.name, ".")
+			return procErr(erSPNoReturnEnd, "2F005", "FUNCTION %s ended without RETURN", own)
+		}
+		ret, err := declaredType(routine.Returns)
+		if err != nil {
+			return err
+		}
+		_, own, _ := strings.Cut(r.name, ".")
+		v := &procVar{name: own, typ: ret}
+		if err := r.set(v, fl.value); err != nil {
+			return err
+		}
+		r.value = v.val
+		return nil
 	}
 	for i, p := range ps {
 		if p.dir != plan.ProcedureParamDirection_In {
@@ -276,6 +299,19 @@ func (r *procRun) run(db, text string, args []procArg) error {
 		}
 	}
 	return nil
+}
+
+// activeRoutines counts the session's running CALLs of each procedure
+// and function (db.name, lower case), which recursion is checked against.
+func activeRoutines(ctx *sql.Context) map[string]int {
+	s, ok := ctx.Session.(*Session)
+	if !ok {
+		return map[string]int{}
+	}
+	if s.routines == nil {
+		s.routines = map[string]int{}
+	}
+	return s.routines
 }
 
 // recursionLimit is @@max_sp_recursion_depth: how deep a procedure may
@@ -367,6 +403,12 @@ func (r *procRun) stmt(f *procFrame, s compound.Stmt) (*flow, error) {
 		return &flow{label: s.Label}, nil
 	case *compound.Iterate:
 		return &flow{iterate: true, label: s.Label}, nil
+	case *compound.Return:
+		v, _, err := r.eval(f, s.Expr)
+		if err != nil {
+			return nil, err
+		}
+		return &flow{ret: true, value: v}, nil
 	case *compound.Open:
 		return nil, r.open(f, s.Cursor)
 	case *compound.Fetch:

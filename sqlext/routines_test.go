@@ -317,3 +317,73 @@ func TestKillQueryStopsAProcedure(t *testing.T) {
 		t.Fatalf("connection after KILL QUERY: %v", err)
 	}
 }
+
+// TestStoredFunctions: CREATE FUNCTION (which the parser refused) makes a
+// function that queries call by name or qualified with its database; its
+// body runs in the procedure interpreter inside the calling statement, so
+// its writes are part of that statement's transaction; SHOW CREATE
+// FUNCTION and DROP FUNCTION [IF EXISTS] work; and MySQL's errors come
+// for a body that answers rows (1415) or commits (1422), one without
+// RETURN (1320, and 1321 for a run that ends without one), recursion
+// (1424), a call with the wrong number of arguments (1318) and a function
+// that is not there (1305). The answers are MariaDB 10.11's.
+func TestStoredFunctions(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db,
+		"CREATE FUNCTION twice(x INT) RETURNS INT DETERMINISTIC RETURN x * 2",
+		`CREATE FUNCTION digits(x INT) RETURNS VARCHAR(20) DETERMINISTIC BEGIN
+			DECLARE s VARCHAR(20) DEFAULT '';
+			DECLARE i INT DEFAULT 0;
+			WHILE i < x DO SET s = CONCAT(s, i); SET i = i + 1; END WHILE;
+			IF x > 3 THEN RETURN 'big'; END IF;
+			RETURN s;
+		END`,
+		`CREATE FUNCTION valueof(k INT) RETURNS INT READS SQL DATA BEGIN
+			DECLARE r INT DEFAULT -1;
+			DECLARE CONTINUE HANDLER FOR NOT FOUND SET r = -2;
+			SELECT v INTO r FROM t WHERE id = k;
+			RETURN r;
+		END`,
+		"CREATE FUNCTION logged(m VARCHAR(10)) RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO log (msg) VALUES (m); RETURN LENGTH(m); END",
+		"CREATE FUNCTION noret(n INT) RETURNS INT BEGIN IF n > 0 THEN RETURN 1; END IF; END",
+		"CREATE FUNCTION rec(n INT) RETURNS INT RETURN IF(n <= 0, 0, rec(n - 1))",
+		"CREATE FUNCTION IF NOT EXISTS twice(x INT) RETURNS INT RETURN 0",
+		"START TRANSACTION", "SELECT logged('gone')", "ROLLBACK",
+		"SELECT logged('kept')")
+	wantAnswers(t, db, "functions", map[string]string{
+		"SELECT twice(21), digits(3), digits(5), valueof(2), valueof(9)": "42,012,big,20,-2",
+		"SELECT id, twice(v) FROM t WHERE valueof(id) > 10 ORDER BY id":  "2,40;3,60",
+		"SELECT rt.twice(4)":                "8",
+		"SELECT GROUP_CONCAT(msg) FROM log": "kept",
+		"SELECT noret(1)":                   "1",
+	})
+	var name, mode, text string
+	if err := db.QueryRow("SHOW CREATE FUNCTION twice").Scan(&name, &mode, &text, new(any), new(any), new(any)); err != nil {
+		t.Fatal(err)
+	}
+	if text != "CREATE FUNCTION twice(x INT) RETURNS INT DETERMINISTIC RETURN x * 2" {
+		t.Errorf("SHOW CREATE FUNCTION: %q", text)
+	}
+	for _, c := range []struct {
+		stmt  string
+		code  uint16
+		state string
+		msg   string
+	}{
+		{"CREATE FUNCTION rows() RETURNS INT BEGIN SELECT 1; RETURN 1; END", 1415, "0A000", "Not allowed to return a result set from a function"},
+		{"CREATE FUNCTION commits() RETURNS INT BEGIN COMMIT; RETURN 1; END", 1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger."},
+		{"CREATE FUNCTION none() RETURNS INT BEGIN SET @a = 1; END", 1320, "42000", "No RETURN found in FUNCTION rt.none"},
+		{"CREATE FUNCTION twice(x INT) RETURNS INT RETURN 0", 1304, "42000", "FUNCTION twice already exists"},
+		{"SELECT noret(0)", 1321, "2F005", "FUNCTION noret ended without RETURN"},
+		{"SELECT rec(3)", 1424, "HY000", "Recursive stored functions and triggers are not allowed."},
+		{"SELECT twice(1, 2)", 1318, "42000", "Incorrect number of arguments for FUNCTION rt.twice; expected 1, got 2"},
+		{"SELECT nosuch(1)", 1305, "42000", "FUNCTION rt.nosuch does not exist"},
+		{"DROP FUNCTION nosuch", 1305, "42000", "FUNCTION rt.nosuch does not exist"},
+	} {
+		_, err := db.Exec(c.stmt)
+		wantMySQLMessage(t, c.stmt, err, c.code, c.state, c.msg)
+	}
+	mustExecAll(t, db, "DROP FUNCTION twice", "DROP FUNCTION IF EXISTS twice")
+	_, err := db.Exec("SELECT twice(1)")
+	wantMySQLMessage(t, "dropped", err, 1305, "42000", "FUNCTION rt.twice does not exist")
+}

@@ -167,6 +167,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.Extend(Extensions{Functions: mysqlFunctions})
 	s.prov.Extend(clusterExtensions(s.prov, node, cfg.FaultInjection))
 	s.prov.Extend(maintenanceExtensions(s.prov))
+	s.prov.Extend(functionExtensions(s.prov))
 	s.prov.Extend(showEngineExtensions(s.prov))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))
@@ -234,6 +235,10 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	scfg.Listener = &connLimit{Listener: scfg.Listener, log: s.log}
 	s.prov.mysqlDB = s.engine.Analyzer.Catalog.MySQLDb
 	s.prov.processes = s.engine.ProcessList
+	s.prov.runner = s.engine
+	if sp, ok := s.engine.Parser.(statementParser); ok {
+		s.prov.checkRoutine = sp.checkRoutine
+	}
 	s.fast = &fastPath{p: s.prov, mysqlDB: s.engine.Analyzer.Catalog.MySQLDb}
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
 		return &errorHandler{Handler: h, log: s.log, fast: s.fast, prov: s.prov}, nil

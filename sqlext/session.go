@@ -20,6 +20,9 @@ import (
 type Session struct {
 	*sql.BaseSession
 	p *Provider
+	// routines counts the stored procedures and functions running, by
+	// name (see activeRoutines).
+	routines map[string]int
 	// lent is set while the session's current database is one lent for
 	// binding a statement (see lendDatabase); saved is the one it had.
 	lent  bool

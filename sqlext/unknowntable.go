@@ -42,6 +42,23 @@ func (p *Provider) unknownTableText(current, query string, err *error) {
 		}
 		return
 	}
+	if rest, ok := strings.CutPrefix(msg, "function: '"); ok {
+		// A function that is neither the engine's nor stored in the
+		// current database: MySQL names it as a stored one.
+		name, ok := strings.CutSuffix(rest, "' not found")
+		db, own, qualified := strings.Cut(name, ".")
+		if !qualified {
+			db, own = current, name
+		}
+		switch {
+		case !ok:
+		case db == "":
+			*err = mysql.NewSQLError(mysql.ERNoDb, "3D000", "No database selected")
+		default:
+			*err = mysql.NewSQLError(erSPDoesNotExist, "42000", "FUNCTION %s.%s does not exist", db, own)
+		}
+		return
+	}
 	table, ok := strings.CutPrefix(msg, "table not found: ")
 	if !ok || table == "" || strings.ContainsAny(table, " \n") {
 		return

@@ -6,9 +6,10 @@ import "strings"
 // a LEAVE or ITERATE without its label (1308), a label used twice (1309),
 // a name declared twice in a block (1331 to 1333, 1413 for handlers),
 // cursors and conditions used but not declared (1324, 1319), FETCH into
-// or GET DIAGNOSTICS of an undeclared variable (1327), and RETURN (1313).
+// or GET DIAGNOSTICS of an undeclared variable (1327), and RETURN outside
+// a function (1313).
 func check(body Stmt, params []string) error {
-	return visit(body, params, nil)
+	return (&checker{}).run(body, params)
 }
 
 // Visitor is called with each piece of a body the SQL engine is to read:
@@ -23,11 +24,10 @@ func Visit(r *Routine, f Visitor) error {
 	for i, p := range r.Params {
 		names[i] = p.Name
 	}
-	return visit(r.Body, names, f)
+	return (&checker{visit: f, function: r.Function}).run(r.Body, names)
 }
 
-func visit(body Stmt, params []string, f Visitor) error {
-	c := &checker{visit: f}
+func (c *checker) run(body Stmt, params []string) error {
 	top := newNames()
 	for _, p := range params {
 		top.vars[strings.ToLower(p)] = true
@@ -53,6 +53,9 @@ type checker struct {
 	labels []label
 	scopes []*names
 	visit  Visitor
+	// function allows RETURN, and counts them in returns.
+	function bool
+	returns  int
 }
 
 // text gives a statement or expression to the visitor, if there is one.
@@ -180,7 +183,11 @@ func (c *checker) stmt(s Stmt) error {
 			return errorf(1308, "42000", "ITERATE with no matching label: %s", s.Label)
 		}
 	case *Return:
-		return errorf(1313, "42000", "RETURN is only allowed in a FUNCTION")
+		if !c.function {
+			return errorf(1313, "42000", "RETURN is only allowed in a FUNCTION")
+		}
+		c.returns++
+		return c.text(s.Expr, true)
 	case *Open:
 		return c.cursor(s.Cursor)
 	case *Close:

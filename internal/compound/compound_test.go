@@ -181,3 +181,29 @@ func TestVisitGivesTextsInScope(t *testing.T) {
 		t.Fatalf("%v\n%s", err, strings.Join(got, "\n"))
 	}
 }
+
+func TestFunctionHeader(t *testing.T) {
+	for _, tc := range []struct {
+		text, db, name, returns, body string
+		params                        int
+		hasReturn                     bool
+	}{
+		{"CREATE FUNCTION f(x INT) RETURNS INT DETERMINISTIC RETURN x * 2", "", "f", "INT", "RETURN x * 2", 1, true},
+		{"CREATE DEFINER=`a`@`%` FUNCTION IF NOT EXISTS d.`g h`() RETURNS VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin READS SQL DATA BEGIN DECLARE s TEXT; RETURN s; END", "d", "g h", "VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin", "BEGIN DECLARE s TEXT; RETURN s; END", 0, true},
+		{"CREATE FUNCTION u(a BIGINT, b DECIMAL(5,2)) RETURNS BIGINT UNSIGNED NO SQL BEGIN SET @x = a; END", "", "u", "BIGINT UNSIGNED", "BEGIN SET @x = a; END", 2, false},
+	} {
+		r, ok, err := Function(tc.text)
+		if !ok || err != nil {
+			t.Fatalf("%q: ok %v, err %v", tc.text, ok, err)
+		}
+		if r.DB != tc.db || r.Name != tc.name || r.Returns != tc.returns || tc.text[r.Start:r.End] != tc.body || len(r.Params) != tc.params || r.HasReturn != tc.hasReturn {
+			t.Errorf("%q: %+v", tc.text, r)
+		}
+	}
+	if _, ok, _ := Function("CREATE PROCEDURE p() SELECT 1"); ok {
+		t.Error("a procedure read as a function")
+	}
+	if _, ok, _ := Procedure("CREATE FUNCTION f() RETURNS INT RETURN 1"); ok {
+		t.Error("a function read as a procedure")
+	}
+}

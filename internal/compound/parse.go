@@ -5,12 +5,19 @@ import (
 	"strings"
 )
 
-// Routine is a CREATE PROCEDURE statement's parameters and body, and
-// where the body lies in the statement's text.
+// Routine is a CREATE PROCEDURE or CREATE FUNCTION statement's name,
+// parameters and body, and where the body lies in the statement's text.
 type Routine struct {
-	Params     []Param
-	Body       Stmt
-	Start, End int
+	DB, Name    string // DB is empty when the name is not qualified
+	IfNotExists bool
+	Function    bool
+	Returns     string // a function's RETURNS type, as text
+	Params      []Param
+	Body        Stmt
+	Start, End  int
+	// HasReturn says whether a function's body holds a RETURN (MySQL
+	// refuses one that does not, 1320).
+	HasReturn bool
 }
 
 // Param is a procedure's parameter. Mode is IN, OUT or INOUT (upper
@@ -39,12 +46,21 @@ func (p *parser) param(from, to int) (Param, bool) {
 // would refuse the statement's body, and the Routine says where the body
 // lies (Start is valid even then).
 func Procedure(text string) (r *Routine, ok bool, err error) {
+	return readRoutine(text, false)
+}
+
+// Function reads text as a CREATE FUNCTION statement, as Procedure reads
+// a procedure: its body may RETURN, and its parameters have no mode.
+func Function(text string) (r *Routine, ok bool, err error) {
+	return readRoutine(text, true)
+}
+
+func readRoutine(text string, function bool) (r *Routine, ok bool, err error) {
 	p := &parser{src: text, toks: lex(text)}
-	params, ok := p.procedureHeader()
-	if !ok {
+	r = &Routine{Function: function, Start: len(text), End: len(text)}
+	if !p.routineHeader(r) {
 		return nil, false, nil
 	}
-	r = &Routine{Params: params, Start: len(text), End: len(text)}
 	if p.i < len(p.toks) {
 		r.Start = p.toks[p.i].start
 	}
@@ -55,14 +71,15 @@ func Procedure(text string) (r *Routine, ok bool, err error) {
 	r.End = p.toks[p.i-1].end
 	// What follows the body (the next statements of a query of several)
 	// is left to the caller.
-	names := make([]string, len(params))
-	for i, par := range params {
+	names := make([]string, len(r.Params))
+	for i, par := range r.Params {
 		names[i] = par.Name
 	}
-	if err := check(body, names); err != nil {
+	c := &checker{function: function}
+	if err := c.run(body, names); err != nil {
 		return r, true, err
 	}
-	r.Body = body
+	r.Body, r.HasReturn = body, c.returns > 0
 	return r, true, nil
 }
 
@@ -142,12 +159,12 @@ func (p *parser) ident() (string, error) {
 	return t.name(), nil
 }
 
-// procedureHeader reads CREATE [OR REPLACE] [DEFINER = user] PROCEDURE
-// [IF NOT EXISTS] name (params) [characteristics] up to the body, and
-// gives the parameters' names; ok is false for another statement.
-func (p *parser) procedureHeader() (params []Param, ok bool) {
+// routineHeader reads CREATE [OR REPLACE] [DEFINER = user] {PROCEDURE |
+// FUNCTION} [IF NOT EXISTS] name (params) [RETURNS type] [characteristics]
+// up to the body into r; false for another statement.
+func (p *parser) routineHeader(r *Routine) bool {
 	if !p.at("CREATE") {
-		return nil, false
+		return false
 	}
 	p.i++
 	if p.at("OR") && p.peek(1).is("REPLACE") {
@@ -156,7 +173,7 @@ func (p *parser) procedureHeader() (params []Param, ok bool) {
 	if p.at("DEFINER") {
 		p.i++
 		if !p.atPunct("=") {
-			return nil, false
+			return false
 		}
 		p.i++
 		if p.at("CURRENT_USER") {
@@ -173,22 +190,85 @@ func (p *parser) procedureHeader() (params []Param, ok bool) {
 			}
 		}
 	}
-	if !p.at("PROCEDURE") {
-		return nil, false
+	kind := "PROCEDURE"
+	if r.Function {
+		kind = "FUNCTION"
+	}
+	if !p.at(kind) {
+		return false
 	}
 	p.i++
 	if p.at("IF") && p.peek(1).is("NOT") && p.peek(2).is("EXISTS") {
 		p.i += 3
+		r.IfNotExists = true
 	}
-	if _, err := p.ident(); err != nil {
-		return nil, false
+	name, err := p.ident()
+	if err != nil {
+		return false
 	}
+	r.Name = name
 	if p.atPunct(".") {
 		p.i++
-		if _, err := p.ident(); err != nil {
-			return nil, false
+		if r.Name, err = p.ident(); err != nil {
+			return false
+		}
+		r.DB = name
+	}
+	params, ok := p.params()
+	if !ok {
+		return false
+	}
+	r.Params = params
+	if r.Function {
+		if !p.at("RETURNS") {
+			return false
+		}
+		p.i++
+		if r.Returns, ok = p.returnType(); !ok {
+			return false
 		}
 	}
+	p.characteristics()
+	return true
+}
+
+// returnType reads a function's RETURNS type: a type name, its length or
+// members in parentheses, and its attributes.
+func (p *parser) returnType() (string, bool) {
+	if p.peek(0).kind != tokWord {
+		return "", false
+	}
+	start := p.i
+	p.i++
+	if p.atPunct("(") {
+		for depth := 0; !p.eof(); p.i++ {
+			if p.atPunct("(") {
+				depth++
+			} else if p.atPunct(")") {
+				if depth--; depth == 0 {
+					p.i++
+					break
+				}
+			}
+		}
+	}
+	for !p.eof() {
+		switch {
+		case p.at("UNSIGNED"), p.at("SIGNED"), p.at("ZEROFILL"), p.at("BINARY"):
+			p.i++
+		case p.at("CHARSET"), p.at("COLLATE"):
+			p.i += 2
+		case p.at("CHARACTER") && p.peek(1).is("SET"):
+			p.i += 3
+		default:
+			return p.src[p.toks[start].start:p.toks[p.i-1].end], true
+		}
+	}
+	return p.src[p.toks[start].start:p.toks[p.i-1].end], true
+}
+
+// params reads a routine's parameter list, in parentheses.
+func (p *parser) params() (params []Param, ok bool) {
 	if !p.atPunct("(") {
 		return nil, false
 	}
@@ -219,11 +299,14 @@ func (p *parser) procedureHeader() (params []Param, ok bool) {
 			seg = p.i + 1
 			if t.text == ")" {
 				p.i++
-				goto characteristics
+				return params, true
 			}
 		}
 	}
-characteristics:
+}
+
+// characteristics reads a routine's characteristics, up to its body.
+func (p *parser) characteristics() {
 	for !p.eof() {
 		switch {
 		case p.at("COMMENT") && p.peek(1).kind == tokString:
@@ -241,10 +324,9 @@ characteristics:
 		case p.at("SQL") && p.peek(1).is("SECURITY") && (p.peek(2).is("DEFINER") || p.peek(2).is("INVOKER")):
 			p.i += 3
 		default:
-			return params, true
+			return
 		}
 	}
-	return params, true
 }
 
 // statement reads one statement, leaving the ';' after it.
