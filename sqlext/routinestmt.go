@@ -1,0 +1,369 @@
+package sqlext
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// The statements of a procedure's body that internal/compound keeps as
+// text, and its expressions, run here: through the engine, in the CALL's
+// session, with the procedure's variables bound into them. SET of local
+// variables, SELECT ... INTO and CALL of another stored procedure are
+// carried out here.
+
+// sql runs a statement the engine knows, with the procedure's variables
+// bound into it; SET of local variables, SELECT ... INTO and CALL of
+// another procedure are carried out here.
+func (r *procRun) sql(f *procFrame, text string) error {
+	carried := 0
+	if s := quickSet(text); s != nil {
+		var done bool
+		if carried, done = r.quickSet(f, s); done {
+			return nil
+		}
+	}
+	st, err := r.parse(text)
+	if err != nil {
+		return err
+	}
+	if set, ok := st.(*ast.Set); ok && carried > 0 && carried < len(set.Exprs) {
+		set.Exprs = set.Exprs[carried:] // the first were carried out quickly
+	}
+	switch x := st.(type) {
+	case *ast.Set:
+		return r.setStatement(f, x, text)
+	case *ast.Call:
+		if done, err := r.call(f, x); done {
+			return err
+		}
+	case *ast.Use:
+		return procErr(erSPBadStatement, "0A000", "USE is not allowed in stored procedures")
+	case ast.SelectStatement:
+		if into := x.GetInto(); into != nil && len(into.Variables) > 0 {
+			return r.selectInto(f, x, into.Variables, text)
+		}
+	}
+	r.bind(f, st)
+	sch, rows, err := r.query(text, st)
+	if err != nil {
+		return err
+	}
+	r.noteResult(sch, rows)
+	return nil
+}
+
+// noteResult keeps rows a statement read as the CALL's answer and
+// records the statement's diagnostics.
+func (r *procRun) noteResult(sch sql.Schema, rows []sql.Row) {
+	r.rowCount = -1
+	if len(rows) == 1 && types.IsOkResult(rows[0]) {
+		r.rowCount = int64(types.GetOkResult(rows[0]).RowsAffected)
+	} else if len(sch) > 0 && !types.IsOkResultSchema(sch) {
+		r.result = &procResult{sch: sch, rows: rows}
+	}
+	r.da = r.da[:0]
+	for _, w := range r.ctx.Session.Warnings() {
+		if w.Level == "Note" {
+			continue
+		}
+		state, ok := sqlStates[w.Code]
+		if !ok || state[:2] != "01" {
+			state = "01000"
+		}
+		if w.Code == erSPNoData {
+			state = "02000"
+		}
+		r.da = append(r.da, condition{code: w.Code, state: state, msg: w.Message})
+	}
+}
+
+func (r *procRun) setStatement(f *procFrame, s *ast.Set, text string) error {
+	var rest ast.SetVarExprs
+	flush := func() error {
+		if len(rest) == 0 {
+			return nil
+		}
+		st := &ast.Set{Exprs: rest}
+		rest = nil
+		r.bind(f, st)
+		sch, rows, err := r.query(ast.String(st), st)
+		if err == nil {
+			r.noteResult(sch, rows)
+		}
+		return err
+	}
+	for _, e := range s.Exprs {
+		var pv *procVar
+		if e.Scope == ast.SetScope_None && e.Name != nil && e.Name.Qualifier.IsEmpty() {
+			pv = f.variable(e.Name.Name.String())
+		}
+		if pv == nil {
+			rest = append(rest, e)
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		v, err := r.evalExpr(f, e.Expr)
+		if err != nil {
+			return err
+		}
+		if err := r.set(pv, v); err != nil {
+			return err
+		}
+		r.da = r.da[:0]
+	}
+	return flush()
+}
+
+// selectInto runs a SELECT ... INTO variables: one row sets them, none
+// leaves them as they are with MySQL's warning 1329 (which a NOT FOUND
+// handler takes), more than one is error 1172.
+func (r *procRun) selectInto(f *procFrame, st ast.SelectStatement, targets ast.Variables, text string) error {
+	switch x := st.(type) {
+	case *ast.Select:
+		x.Into = nil
+	case *ast.SetOp:
+		x.Into = nil
+	case *ast.ParenSelect:
+		return r.selectInto(f, x.Select, targets, text)
+	}
+	r.bind(f, st)
+	sch, rows, err := r.query(text, st)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rows) > 1:
+		return procErr(erTooManyRows, "42000", "Result consisted of more than one row")
+	case len(sch) != len(targets):
+		return procErr(mysql.ERWrongNumberOfColumnsInSelect, "21000", "The used SELECT statements have a different number of columns")
+	}
+	r.noteResult(nil, nil)
+	if len(rows) == 0 {
+		r.ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: noData.code, Message: noData.msg})
+		r.da = append(r.da, noData)
+		return nil
+	}
+	r.rowCount = 1
+	for i, t := range targets {
+		if err := r.assign(f, t.String(), rows[0][i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// call runs a CALL of another stored procedure here, binding its OUT
+// parameters to this one's variables; done is false for a procedure the
+// server provides, which the engine runs.
+func (r *procRun) call(f *procFrame, c *ast.Call) (done bool, err error) {
+	name := c.ProcName.Name.String()
+	db := c.ProcName.Qualifier.String()
+	if db == "" {
+		db = r.ctx.GetCurrentDatabase()
+	}
+	spd, ok := storedProcedure(r.ctx, db, name)
+	if !ok {
+		return false, nil
+	}
+	inner := &procRun{ctx: r.ctx, runner: r.runner, parser: r.parser, name: db + "." + name, active: r.active}
+	args := make([]procArg, len(c.Params))
+	for i, e := range c.Params {
+		e := e
+		args[i].in = func() (any, error) { return r.evalExpr(f, e) }
+		if target, ok := outTarget(f, e); ok {
+			args[i].out = func(v any, _ sql.Type) error { return r.assign(f, target, v) }
+		}
+	}
+	if err := inner.run(db, spd.CreateStatement, args); err != nil {
+		return true, err
+	}
+	if inner.result != nil {
+		r.result = inner.result
+	}
+	r.da, r.rowCount = inner.da, inner.rowCount
+	return true, nil
+}
+
+// outTarget is the variable an OUT or INOUT argument names: a local
+// variable or parameter of the caller, or @user.
+func outTarget(f *procFrame, e ast.Expr) (string, bool) {
+	c, ok := e.(*ast.ColName)
+	if !ok || !c.Qualifier.IsEmpty() {
+		return "", false
+	}
+	name := c.Name.String()
+	if strings.HasPrefix(name, "@") && !strings.HasPrefix(name, "@@") {
+		return name, true
+	}
+	return name, f.variable(name) != nil
+}
+
+// truth evaluates a condition as IF and WHILE read it: true when it is a
+// number other than 0; NULL is false.
+func (r *procRun) truth(f *procFrame, expr string) (bool, error) {
+	v, _, err := r.eval(f, expr)
+	if err != nil || v == nil {
+		return false, err
+	}
+	b, err := sql.ConvertToBool(r.ctx, v)
+	if err != nil {
+		return false, nil
+	}
+	return b, nil
+}
+
+// eval evaluates an expression's text with the procedure's variables.
+func (r *procRun) eval(f *procFrame, expr string) (any, sql.Type, error) {
+	if e := quickExpr(expr); e != nil {
+		if v, ok := quickValue(f, e); ok {
+			return v, types.Int64, nil
+		}
+	}
+	st, err := r.parse("SELECT " + expr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.evalSelect(f, st, "SELECT "+expr)
+}
+
+// evalExpr evaluates an expression read from a statement.
+func (r *procRun) evalExpr(f *procFrame, e ast.Expr) (any, error) {
+	if quickForm(e) {
+		if v, ok := quickValue(f, e); ok {
+			return v, nil
+		}
+	}
+	st := &ast.Select{SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: e}}}
+	v, _, err := r.evalSelect(f, st, ast.String(st))
+	return v, err
+}
+
+func (r *procRun) evalSelect(f *procFrame, st ast.Statement, text string) (any, sql.Type, error) {
+	r.bind(f, st)
+	sch, rows, err := r.query(text, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(rows) != 1 || len(rows[0]) != 1 || len(sch) != 1 {
+		return nil, nil, procErr(mysql.EROperandColumns, "21000", "Operand should contain 1 column(s)")
+	}
+	return rows[0][0], sch[0].Type, nil
+}
+
+// rows runs a query with the procedure's variables and gives its rows.
+func (r *procRun) rows(f *procFrame, text string) (sql.Schema, []sql.Row, error) {
+	st, err := r.parse(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.bind(f, st)
+	return r.query(text, st)
+}
+
+func (r *procRun) parse(text string) (ast.Statement, error) {
+	st, _, _, err := r.parser.ParseWithOptions(r.ctx, text, ';', false, sql.LoadSqlMode(r.ctx).ParserOptions())
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// query runs a parsed statement as a statement of the CALL's session: in
+// its transaction, or committed on its own under autocommit, as MySQL
+// runs a procedure's statements.
+func (r *procRun) query(text string, st ast.Statement) (sql.Schema, []sql.Row, error) {
+	sub := sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
+	sch, iter, _, err := r.runner.QueryWithBindings(sub, text, st, nil, nil)
+	if err != nil {
+		return nil, nil, r.statementError(text, err)
+	}
+	var rows []sql.Row
+	for {
+		row, err := iter.Next(sub)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			_ = iter.Close(sub)
+			return nil, nil, r.statementError(text, err)
+		}
+		rows = append(rows, row)
+	}
+	if err := iter.Close(sub); err != nil {
+		return nil, nil, r.statementError(text, err)
+	}
+	return sch, rows, nil
+}
+
+// statementError is a statement's error in the words the client would
+// have had for the statement on its own.
+func (r *procRun) statementError(text string, err error) error {
+	err = sqlError(translate(err))
+	if s, ok := r.ctx.Session.(*Session); ok && s.p != nil {
+		s.p.mysqlTexts(r.ctx.GetCurrentDatabase(), text, &err)
+	}
+	return err
+}
+
+// bind gives every name in st that is one of the procedure's variables
+// the variable's value; a name set by UPDATE or ON DUPLICATE KEY UPDATE
+// is the column's. MySQL reads a name that is both a variable and a
+// column as the variable.
+func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
+	targets := map[*ast.ColName]bool{}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if a, ok := n.(*ast.AssignmentExpr); ok {
+			targets[a.Name] = true
+		}
+		return true, nil
+	}, st)
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		c, ok := n.(*ast.ColName)
+		if !ok || targets[c] || !c.Qualifier.IsEmpty() || c.StoredProcVal != nil {
+			return true, nil
+		}
+		if pv := f.variable(c.Name.String()); pv != nil {
+			c.StoredProcVal = literalOf(r.ctx, pv.typ, pv.val)
+		}
+		return true, nil
+	}, st)
+}
+
+// literalOf is v written as a literal the planner reads back as v: a
+// number as a number (a DOUBLE in exponent form, which reads as a DOUBLE),
+// bytes as hex, anything else as its text.
+func literalOf(ctx *sql.Context, t sql.Type, v any) ast.Expr {
+	switch x := v.(type) {
+	case nil:
+		return &ast.NullVal{}
+	case bool:
+		if x {
+			return ast.NewIntVal([]byte("1"))
+		}
+		return ast.NewIntVal([]byte("0"))
+	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
+		if types.IsEnum(t) || types.IsSet(t) {
+			break
+		}
+		return ast.NewIntVal([]byte(fmt.Sprint(x)))
+	case float32:
+		return ast.NewFloatVal([]byte(strconv.FormatFloat(float64(x), 'e', -1, 32)))
+	case float64:
+		return ast.NewFloatVal([]byte(strconv.FormatFloat(x, 'e', -1, 64)))
+	case []byte:
+		return ast.NewHexVal([]byte(fmt.Sprintf("%x", x)))
+	}
+	if sv, err := t.SQL(ctx, nil, v); err == nil {
+		return ast.NewStrVal(sv.ToBytes())
+	}
+	return ast.NewStrVal([]byte(fmt.Sprint(v)))
+}
