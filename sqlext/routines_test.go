@@ -210,6 +210,11 @@ func TestProcedureControlFlow(t *testing.T) {
 		"SELECT GROUP_CONCAT(msg ORDER BY n) FROM log": "d=2024-02-29,0,1,2",
 		"CALL report(2)": "2,20",
 	})
+	// The same CALL as a prepared statement, its argument bound.
+	var id, v int
+	if err := db.QueryRow("CALL report(?)", 3).Scan(&id, &v); err != nil || id != 3 || v != 30 {
+		t.Errorf("prepared CALL: %d, %d, %v", id, v, err)
+	}
 	for _, c := range []struct {
 		call  string
 		code  uint16
