@@ -95,6 +95,9 @@ type condition struct {
 	code  int
 	state string
 	msg   string
+	// warning marks a condition raised as a warning (a statement's, or
+	// SIGNAL of class 01), which a RESIGNAL raises as a warning again.
+	warning bool
 }
 
 func (c condition) class() string { return c.state[:2] }
@@ -103,6 +106,10 @@ func (c condition) err() error { return mysql.NewSQLError(c.code, c.state, "%s",
 
 // conditionOf reads an error as a condition.
 func conditionOf(err error) condition {
+	var rs *raised
+	if errors.As(err, &rs) {
+		return rs.c
+	}
 	var ce *compound.Error
 	if errors.As(err, &ce) {
 		return condition{code: ce.Code, state: ce.State, msg: ce.Msg}
@@ -118,6 +125,16 @@ func conditionOf(err error) condition {
 	}
 	return condition{code: se.Num, state: state, msg: se.Message}
 }
+
+// raised is a condition a SIGNAL or RESIGNAL raises as an error, with
+// the diagnostics area it leaves: a RESIGNAL of a new SQLSTATE adds its
+// condition to the handled one's.
+type raised struct {
+	c  condition
+	da []condition
+}
+
+func (e *raised) Error() string { return e.c.msg }
 
 // unhandled is a condition no handler took, on its way out of the CALL.
 type unhandled struct{ error }
@@ -189,6 +206,8 @@ const (
 	erSPWrongNoOfArgs   = 1318
 )
 
+// noData is FETCH's error past a cursor's last row; SELECT ... INTO of no
+// row raises it as a warning.
 var noData = condition{code: erSPNoData, state: "02000", msg: "No data - zero rows fetched, selected, or processed"}
 
 // runProcedure runs a CALL of a stored procedure of the database.
@@ -422,7 +441,7 @@ func (r *procRun) stmt(f *procFrame, s compound.Stmt) (*flow, error) {
 	case *compound.Diagnostics:
 		return nil, r.diagnostics(f, s)
 	case *compound.SQL:
-		return nil, r.sql(f, s.Text)
+		return r.sql(f, s.Text)
 	}
 	return nil, fmt.Errorf("sqlext: procedure statement %T", s)
 }
@@ -509,6 +528,12 @@ func (r *procRun) raise(f *procFrame, err error) (*flow, error) {
 	}
 	c := conditionOf(err)
 	r.da = []condition{c}
+	var rs *raised
+	if errors.As(err, &rs) {
+		r.da = rs.da
+	}
+	r.rowCount = -1
+	r.ctx.SetLastQueryInfoInt(sql.RowCount, -1)
 	h, hf := r.handlerFor(f, c)
 	if h == nil {
 		return nil, &unhandled{c.err()}
@@ -535,7 +560,6 @@ func (r *procRun) handle(h *compound.Handler, hf *procFrame, c condition) (*flow
 	defer func() { r.handled = r.handled[:len(r.handled)-1] }()
 	hframe := newProcFrame(hf)
 	hframe.handling = hf
-	r.da = []condition{c}
 	fl, err := r.list(hframe, []compound.Stmt{h.Body})
 	if err != nil || fl != nil {
 		return fl, err // an EXIT of an outer block, by a handler of an error of this one's statement
@@ -698,12 +722,18 @@ func (r *procRun) signal(f *procFrame, s *compound.Signal) error {
 			c.code = int(n.(int64))
 		}
 	}
-	if c.class() == "01" {
+	da := []condition{c}
+	if s.Resignal && s.Cond != nil {
+		da = []condition{r.handled[len(r.handled)-1], c}
+	}
+	// A warning (class 01), or a warning raised again, goes on as one.
+	if c.warning = c.class() == "01" || (s.Resignal && s.Cond == nil && c.warning); c.warning {
 		r.ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: c.code, Message: c.msg})
-		r.da = []condition{c}
+		da[len(da)-1] = c
+		r.da = da
 		return nil
 	}
-	return c.err()
+	return &raised{c: c, da: da}
 }
 
 func (r *procRun) diagnostics(f *procFrame, d *compound.Diagnostics) error {
@@ -786,11 +816,13 @@ func (r *procRun) set(pv *procVar, v any) error {
 	strict := *r.strict
 	if strict {
 		if err := columnValueError(r.ctx, &sql.Column{Name: pv.name, Type: pv.typ}, v, 1); err != nil {
+			pv.val = nil // as in MySQL, a failed assignment leaves NULL
 			return err
 		}
 	}
 	cv, _, err := pv.typ.Convert(r.ctx, v)
 	if err != nil && strict {
+		pv.val = nil
 		return err
 	}
 	if err != nil {

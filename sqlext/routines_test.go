@@ -392,3 +392,80 @@ func TestStoredFunctions(t *testing.T) {
 	_, err := db.Exec("SELECT twice(1)")
 	wantMySQLMessage(t, "dropped", err, 1305, "42000", "FUNCTION rt.twice does not exist")
 }
+
+// TestProcedureConditionsAsMariaDB: what bench/procdiff.sh found apart
+// from MariaDB, each now answered as MariaDB 10.11 (and MySQL) answers:
+// DECIMAL and DATE variables read in a statement as their own types (a
+// DECIMAL was a DOUBLE: ROUND(2.50) was 2), ROW_COUNT() after SELECT ...
+// INTO, a RESIGNAL of a new SQLSTATE that adds its condition to the
+// handled one, a RESIGNAL of a NOT FOUND warning that stays a warning,
+// SELECT ... INTO of several rows that sets the first before failing, a
+// failed assignment that leaves NULL, and a CONTINUE handler that goes on
+// with a SET's next assignment.
+func TestProcedureConditionsAsMariaDB(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db,
+		`CREATE PROCEDURE typed(IN p DECIMAL(6,2), OUT r VARCHAR(100)) BEGIN
+			DECLARE v DECIMAL(6,2) DEFAULT 2.50;
+			DECLARE d DATE DEFAULT '2024-02-28';
+			SET r = CONCAT_WS(',', ROUND(v), ROUND(-v), ROUND(p), v * 2, d + INTERVAL 1 DAY, DATEDIFF(d, '2024-01-01'));
+		END`,
+		`CREATE PROCEDURE counted(OUT a INT, OUT b INT) BEGIN
+			DECLARE x INT;
+			SELECT v INTO x FROM t WHERE id = 1; SET a = ROW_COUNT();
+			SELECT v INTO x FROM t WHERE id = 9; SET b = ROW_COUNT();
+		END`,
+		`CREATE PROCEDURE pushed(OUT n INT, OUT c1 INT, OUT c2 INT) BEGIN
+			DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN
+				GET DIAGNOSTICS n = NUMBER;
+				GET DIAGNOSTICS CONDITION 1 c1 = MYSQL_ERRNO;
+				GET DIAGNOSTICS CONDITION 2 c2 = MYSQL_ERRNO;
+			END;
+			BEGIN
+				DECLARE CONTINUE HANDLER FOR 1146 RESIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'changed', MYSQL_ERRNO = 5200;
+				INSERT INTO nosuch VALUES (1);
+			END;
+		END`,
+		`CREATE PROCEDURE quiet(OUT r VARCHAR(20)) BEGIN
+			DECLARE v INT;
+			DECLARE EXIT HANDLER FOR NOT FOUND RESIGNAL;
+			SET r = 'before';
+			SELECT id INTO v FROM t WHERE id = 0;
+			SET r = 'not reached';
+		END`,
+		`CREATE PROCEDURE firstrow(OUT o INT) BEGIN
+			DECLARE CONTINUE HANDLER FOR 1172 BEGIN END;
+			SELECT id INTO o FROM t WHERE v > 10 ORDER BY id;
+		END`,
+		`CREATE PROCEDURE assigns(OUT a VARCHAR(3), OUT b INT) BEGIN
+			DECLARE v VARCHAR(3) DEFAULT 'abc';
+			DECLARE w INT DEFAULT 1;
+			DECLARE CONTINUE HANDLER FOR 1406 BEGIN END;
+			SET v = 'too long', w = 2;
+			SET a = v, b = w;
+		END`,
+		"CALL typed(2.50, @typed)", "CALL counted(@a, @b)", "CALL pushed(@n, @c1, @c2)",
+		"CALL quiet(@quiet)", "CALL firstrow(@first)", "CALL assigns(@va, @vb)")
+	wantAnswers(t, db, "as MariaDB", map[string]string{
+		"SELECT @typed":           "3,-3,3,5.00,2024-02-29,58",
+		"SELECT @a, @b":           "1,0",
+		"SELECT @n, @c1, @c2":     "2,1146,5200",
+		"SELECT @quiet":           "before",
+		"SELECT @first":           "2",
+		"SELECT @va IS NULL, @vb": "1,2",
+	})
+}
+
+// TestUserVariablesTakeTheirValuesType: a user variable takes the type of
+// each value given it, as in MySQL: the server kept the first value's
+// type and refused a later value of another (SET @x = 1; SET @x = ”
+// was 1366); and a DECIMAL keeps its digits (SET @d = 1.50 read back as
+// 1.5 in text).
+func TestUserVariablesTakeTheirValuesType(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "SET @x = 1", "SET @x = ''", "SET @y = ROUND(0.00) + 1", "SET @y = -22", "SET @d = 1.50")
+	wantAnswers(t, db, "user variables", map[string]string{
+		"SELECT @x = '', @y, CONCAT('d=', @d), @d": "1,-22,d=1.50,1.50",
+	})
+}

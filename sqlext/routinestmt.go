@@ -3,6 +3,7 @@ package sqlext
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -21,42 +22,42 @@ import (
 // sql runs a statement the engine knows, with the procedure's variables
 // bound into it; SET of local variables, SELECT ... INTO and CALL of
 // another procedure are carried out here.
-func (r *procRun) sql(f *procFrame, text string) error {
+func (r *procRun) sql(f *procFrame, text string) (*flow, error) {
 	carried := 0
 	if s := quickSet(text); s != nil {
 		var done bool
 		if carried, done = r.quickSet(f, s); done {
-			return nil
+			return nil, nil
 		}
 	}
 	st, err := r.parse(text)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if set, ok := st.(*ast.Set); ok && carried > 0 && carried < len(set.Exprs) {
 		set.Exprs = set.Exprs[carried:] // the first were carried out quickly
 	}
 	switch x := st.(type) {
 	case *ast.Set:
-		return r.setStatement(f, x, text)
+		return r.setStatement(f, x)
 	case *ast.Call:
 		if done, err := r.call(f, x); done {
-			return err
+			return nil, err
 		}
 	case *ast.Use:
-		return procErr(erSPBadStatement, "0A000", "USE is not allowed in stored procedures")
+		return nil, procErr(erSPBadStatement, "0A000", "USE is not allowed in stored procedures")
 	case ast.SelectStatement:
 		if into := x.GetInto(); into != nil && len(into.Variables) > 0 {
-			return r.selectInto(f, x, into.Variables, text)
+			return nil, r.selectInto(f, x, into.Variables, text)
 		}
 	}
 	r.bind(f, st)
 	sch, rows, err := r.query(text, st)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.noteResult(sch, rows)
-	return nil
+	return nil, nil
 }
 
 // noteResult keeps rows a statement read as the CALL's answer and
@@ -80,11 +81,14 @@ func (r *procRun) noteResult(sch sql.Schema, rows []sql.Row) {
 		if w.Code == erSPNoData {
 			state = "02000"
 		}
-		r.da = append(r.da, condition{code: w.Code, state: state, msg: w.Message})
+		r.da = append(r.da, condition{code: w.Code, state: state, msg: w.Message, warning: true})
 	}
 }
 
-func (r *procRun) setStatement(f *procFrame, s *ast.Set, text string) error {
+// setStatement carries out a SET: each assignment of a local variable is
+// a step of its own, as in MySQL, so a CONTINUE handler of its error goes
+// on with the next; the others run through the engine.
+func (r *procRun) setStatement(f *procFrame, s *ast.Set) (*flow, error) {
 	var rest ast.SetVarExprs
 	flush := func() error {
 		if len(rest) == 0 {
@@ -109,18 +113,21 @@ func (r *procRun) setStatement(f *procFrame, s *ast.Set, text string) error {
 			continue
 		}
 		if err := flush(); err != nil {
-			return err
+			return nil, err
 		}
 		v, err := r.evalExpr(f, e.Expr)
-		if err != nil {
-			return err
+		if err == nil {
+			err = r.set(pv, v)
 		}
-		if err := r.set(pv, v); err != nil {
-			return err
+		if err != nil {
+			if fl, err := r.raise(f, err); err != nil || fl != nil {
+				return fl, err
+			}
+			continue
 		}
 		r.da = r.da[:0]
 	}
-	return flush()
+	return nil, flush()
 }
 
 // selectInto runs a SELECT ... INTO variables: one row sets them, none
@@ -140,23 +147,27 @@ func (r *procRun) selectInto(f *procFrame, st ast.SelectStatement, targets ast.V
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(rows) > 1:
-		return procErr(erTooManyRows, "42000", "Result consisted of more than one row")
-	case len(sch) != len(targets):
+	if len(sch) != len(targets) {
 		return procErr(mysql.ERWrongNumberOfColumnsInSelect, "21000", "The used SELECT statements have a different number of columns")
 	}
 	r.noteResult(nil, nil)
+	r.rowCount = int64(min(len(rows), 1))
+	r.ctx.SetLastQueryInfoInt(sql.RowCount, r.rowCount)
 	if len(rows) == 0 {
 		r.ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: noData.code, Message: noData.msg})
-		r.da = append(r.da, noData)
+		nd := noData
+		nd.warning = true
+		r.da = append(r.da, nd)
 		return nil
 	}
-	r.rowCount = 1
+	// More than one row sets the first, then fails, as in MySQL.
 	for i, t := range targets {
 		if err := r.assign(f, t.String(), rows[0][i]); err != nil {
 			return err
 		}
+	}
+	if len(rows) > 1 {
+		return procErr(erTooManyRows, "42000", "Result consisted of more than one row")
 	}
 	return nil
 }
@@ -326,13 +337,108 @@ func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
 		}
 		return true, nil
 	}, st)
+	var typed map[*ast.ColName]ast.Expr
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		c, ok := n.(*ast.ColName)
 		if !ok || targets[c] || !c.Qualifier.IsEmpty() || c.StoredProcVal != nil {
 			return true, nil
 		}
-		if pv := f.variable(c.Name.String()); pv != nil {
-			c.StoredProcVal = literalOf(r.ctx, pv.typ, pv.val)
+		pv := f.variable(c.Name.String())
+		if pv == nil {
+			return true, nil
+		}
+		if e := castLiteral(r.ctx, pv.typ, pv.val); e != nil {
+			if typed == nil {
+				typed = map[*ast.ColName]ast.Expr{}
+			}
+			typed[c] = e
+		}
+		c.StoredProcVal = literalOf(r.ctx, pv.typ, pv.val)
+		return true, nil
+	}, st)
+	if typed != nil {
+		replaceNames(st, typed)
+	}
+}
+
+// castLiteral is v, of a type no plain literal has (DECIMAL, a date or
+// time, JSON), as a CAST of its text to that type; nil for other values.
+func castLiteral(ctx *sql.Context, t sql.Type, v any) ast.Expr {
+	if v == nil {
+		return nil
+	}
+	var as string
+	switch {
+	case types.IsDecimal(t):
+		dt := t.(sql.DecimalType)
+		as = fmt.Sprintf("DECIMAL(%d,%d)", dt.Precision(), dt.Scale())
+	case types.IsDateType(t):
+		as = "DATE"
+	case types.IsDatetimeType(t) || types.IsTimestampType(t):
+		as = fmt.Sprintf("DATETIME(%d)", t.(sql.DatetimeType).Precision())
+	case isTimeType(t):
+		as = "TIME(6)"
+	case types.IsJSON(t):
+		as = "JSON"
+	default:
+		return nil
+	}
+	sv, err := t.SQL(ctx, nil, v)
+	if err != nil {
+		return nil
+	}
+	st, err := ast.Parse("SELECT CAST(" + sqlString(sv.ToString()) + " AS " + as + ")")
+	if err != nil {
+		return nil
+	}
+	sel, ok := st.(*ast.Select)
+	if !ok || len(sel.SelectExprs) != 1 {
+		return nil
+	}
+	ae, ok := sel.SelectExprs[0].(*ast.AliasedExpr)
+	if !ok {
+		return nil
+	}
+	return ae.Expr
+}
+
+// exprType is the type of an expression field of a syntax node.
+var exprType = reflect.TypeOf((*ast.Expr)(nil)).Elem()
+
+// replaceNames puts each name of with in place of the name, wherever it
+// is a syntax node's expression: a field or element of type ast.Expr. A
+// name held elsewhere keeps the value it carries (StoredProcVal).
+func replaceNames(st ast.SQLNode, with map[*ast.ColName]ast.Expr) {
+	swap := func(v reflect.Value) {
+		if v.Type() != exprType || !v.CanSet() || v.IsNil() {
+			return
+		}
+		if c, ok := v.Interface().(*ast.ColName); ok {
+			if e, ok := with[c]; ok {
+				v.Set(reflect.ValueOf(e))
+			}
+		}
+	}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if ae, ok := n.(*ast.AliasedExpr); ok && ae.As.IsEmpty() && ae.InputExpression == "" {
+			if c, ok := ae.Expr.(*ast.ColName); ok && with[c] != nil {
+				ae.InputExpression = c.Name.String() // the column keeps the variable's name
+			}
+		}
+		v := reflect.ValueOf(n)
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || v.Elem().Kind() != reflect.Struct {
+				return true, nil
+			}
+			s := v.Elem()
+			for i := 0; i < s.NumField(); i++ {
+				swap(s.Field(i))
+			}
+		case reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				swap(v.Index(i))
+			}
 		}
 		return true, nil
 	}, st)

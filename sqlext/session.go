@@ -10,7 +10,9 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/shopspring/decimal"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -320,4 +322,24 @@ func (s *Session) ReleaseSavepoint(ctx *sql.Context, t sql.Transaction, name str
 	}
 	delete(tx.savepoints, name)
 	return nil
+}
+
+// SetUserVariable gives a user variable a value, typed as MySQL types
+// it. The engine types a DECIMAL by its shortest text, without trailing
+// zeros, so SET @d = 1.50 made @d a DECIMAL(2,1), written 1.5; the type
+// here keeps the value's own digits (DECIMAL(3,2), 1.50).
+func (s *Session) SetUserVariable(ctx *sql.Context, name string, value any, typ sql.Type) error {
+	if d, ok := value.(decimal.Decimal); ok && d.Exponent() < 0 {
+		if dt, ok := typ.(sql.DecimalType); ok && int32(dt.Scale()) < -d.Exponent() {
+			scale := -d.Exponent()
+			digits := int32(len(d.Coefficient().String()))
+			if d.Coefficient().Sign() < 0 {
+				digits--
+			}
+			if t, err := types.CreateDecimalType(uint8(max(digits, scale+1)), uint8(scale)); err == nil && scale <= 30 && max(digits, scale+1) <= 65 {
+				typ = t
+			}
+		}
+	}
+	return s.BaseSession.SetUserVariable(ctx, name, value, typ)
 }

@@ -78,17 +78,18 @@ func wrapStores(n sql.Node, wrap func(col string, t sql.Type, e sql.Expression, 
 		return nil, transform.SameTree, err
 	}
 	// UPDATE's SET and INSERT's ON DUPLICATE KEY UPDATE assign through
-	// SetField.
+	// SetField. So does SET of a variable, which takes a value of any
+	// type: a user variable's type is its latest value's.
 	out, esame, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		sf, ok := e.(*expression.SetField)
 		if !ok {
 			return e, transform.SameTree, nil
 		}
-		name := sf.Left().String()
-		if gf, ok := sf.Left().(*expression.GetField); ok {
-			name = gf.Name()
+		gf, ok := sf.Left().(*expression.GetField)
+		if !ok {
+			return e, transform.SameTree, nil
 		}
-		w := wrapped(name, sf.Left().Type(), sf.Right(), true)
+		w := wrapped(gf.Name(), gf.Type(), sf.Right(), true)
 		if w == nil {
 			return e, transform.SameTree, nil
 		}
