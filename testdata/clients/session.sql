@@ -46,3 +46,26 @@ INSERT INTO measures VALUES (1, 1500000, 123456789), (2, 1e-7, 0.1), (3, 1e15, -
 SELECT id, d, f FROM measures ORDER BY id;
 SELECT SUM(d) AS s, 1e0 / 3 AS third, 2.5e-10 AS tiny FROM measures;
 SELECT d FROM measures WHERE id = 2;
+DELIMITER //
+CREATE PROCEDURE add_order(IN u INT, IN amt DECIMAL(8,2), OUT total DECIMAL(10,2))
+BEGIN
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION
+  BEGIN
+    GET DIAGNOSTICS CONDITION 1 @err = MESSAGE_TEXT;
+    ROLLBACK;
+    SET total = NULL;
+  END;
+  START TRANSACTION;
+  INSERT INTO ledger (user_id, amount) VALUES (u, amt);
+  SELECT SUM(amount) INTO total FROM ledger WHERE user_id = u;
+  COMMIT;
+END//
+CREATE FUNCTION tier_of(total DECIMAL(10,2)) RETURNS VARCHAR(8) DETERMINISTIC
+RETURN CASE WHEN total >= 100 THEN 'gold' WHEN total >= 10 THEN 'silver' ELSE 'basic' END//
+DELIMITER ;
+CREATE TABLE ledger (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, amount DECIMAL(8,2) NOT NULL);
+CALL add_order(1, 60.00, @t1);
+CALL add_order(1, 45.50, @t2);
+CALL add_order(NULL, 1.00, @t3);
+SELECT @t1, @t2, @t3, @err, tier_of(@t2) AS tier;
+SELECT user_id, COUNT(*) AS n FROM ledger GROUP BY user_id;
