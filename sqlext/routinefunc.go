@@ -373,7 +373,7 @@ func (c *storedFuncCall) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		args[i].in = func() (any, error) { return v, nil }
 	}
 	name := c.def.db + "." + c.def.f.Name
-	run := &procRun{ctx: ctx, runner: c.def.p.runner, parser: engineParser(c.def.p.runner), name: name, active: activeRoutines(ctx), function: true}
+	run := &procRun{ctx: ctx, runner: c.def.p.runner, parser: engineParser(c.def.p.runner), name: name, active: activeRoutines(ctx), function: true, inStatement: true}
 	if run.active[strings.ToLower(name)] > 0 {
 		return nil, procErr(erSPNoRecursion, "HY000", "Recursive stored functions and triggers are not allowed.")
 	}

@@ -182,6 +182,10 @@ type procRun struct {
 	// function marks a stored function's run, whose RETURN sets value.
 	function bool
 	value    any
+	// inStatement marks a run inside another statement (a function's, a
+	// procedure's called by a trigger or a function), whose statements
+	// must commit nothing.
+	inStatement bool
 }
 
 // Errors a procedure raises as it runs, in MySQL's words.
@@ -222,6 +226,14 @@ func runProcedure(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, err
 			args[i].out = func(v any, t sql.Type) error { return ctx.SetUserVariable(ctx, uv.Name, v, t) }
 		}
 	}
+	if !callStatement(ctx.Query()) {
+		// A trigger's CALL: the procedure's statements are part of the
+		// statement that fired it, as in MySQL, and commit nothing.
+		run.inStatement = true
+		ignore := ctx.GetIgnoreAutoCommit()
+		ctx.SetIgnoreAutoCommit(true)
+		defer ctx.SetIgnoreAutoCommit(ignore)
+	}
 	if err := run.run(db, n.Procedure.CreateProcedureString, args); err != nil {
 		return nil, err
 	}
@@ -231,6 +243,12 @@ func runProcedure(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, err
 	}
 	n.SetSchema(types.OkResultSchema)
 	return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+}
+
+// callStatement says whether query, the statement being run, is a CALL.
+func callStatement(query string) bool {
+	toks := sqlTokens(query)
+	return len(toks) > 0 && strings.EqualFold(toks[0].text, "CALL")
 }
 
 // procArg is an argument of a CALL: in gives its value, out (nil when

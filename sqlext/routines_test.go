@@ -469,3 +469,34 @@ func TestUserVariablesTakeTheirValuesType(t *testing.T) {
 		"SELECT @x = '', @y, CONCAT('d=', @d), @d": "1,-22,d=1.50,1.50",
 	})
 }
+
+// TestTriggerCallsProcedure: a procedure a trigger calls writes as part of
+// the statement that fired the trigger: a statement that fails keeps none
+// of its rows or the procedure's, and a ROLLBACK undoes both; a COMMIT in
+// such a procedure is MySQL's 1422. The procedure's statements committed
+// the firing statement's transaction as they went, so a failed INSERT left
+// rows behind, and an earlier one lost its own. The rows are MariaDB's.
+func TestTriggerCallsProcedure(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db,
+		"CREATE TABLE audit (n INT AUTO_INCREMENT PRIMARY KEY, id INT, note VARCHAR(20))",
+		"CREATE PROCEDURE note_it(IN i INT, IN w VARCHAR(20)) BEGIN INSERT INTO audit (id, note) VALUES (i, w); END",
+		"CREATE TRIGGER t_ai AFTER INSERT ON t FOR EACH ROW CALL note_it(NEW.id, 'ins')",
+		"INSERT INTO t VALUES (4, 40), (5, 50)")
+	_, err := db.Exec("INSERT INTO t VALUES (6, 60), (1, 11)")
+	wantMySQLMessage(t, "failed insert", err, 1062, "23000", "Duplicate entry '1' for key 't.PRIMARY'")
+	mustExecAll(t, db, "START TRANSACTION", "INSERT INTO t VALUES (7, 70)", "ROLLBACK")
+	wantAnswers(t, db, "trigger's procedure", map[string]string{
+		"SELECT GROUP_CONCAT(id ORDER BY id) FROM t":    "1,2,3,4,5",
+		"SELECT GROUP_CONCAT(id ORDER BY n) FROM audit": "4,5",
+	})
+	mustExecAll(t, db,
+		"CREATE PROCEDURE committing(IN i INT) BEGIN INSERT INTO audit (id, note) VALUES (i, 'c'); COMMIT; END",
+		"CREATE TRIGGER t_bu BEFORE UPDATE ON t FOR EACH ROW CALL committing(OLD.id)")
+	_, err = db.Exec("UPDATE t SET v = v + 1 WHERE id = 1")
+	wantMySQLMessage(t, "commit in trigger", err, 1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger.")
+	wantAnswers(t, db, "after 1422", map[string]string{
+		"SELECT v FROM t WHERE id = 1":                "10",
+		"SELECT COUNT(*) FROM audit WHERE note = 'c'": "0",
+	})
+}

@@ -46,6 +46,10 @@ func (r *procRun) sql(f *procFrame, text string) (*flow, error) {
 		}
 	case *ast.Use:
 		return nil, procErr(erSPBadStatement, "0A000", "USE is not allowed in stored procedures")
+	case *ast.Begin, *ast.Commit, *ast.Rollback, *ast.DDL, *ast.DBDDL, *ast.AlterTable:
+		if r.inStatement {
+			return nil, procErr(erCommitNotAllowed, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger.")
+		}
 	case ast.SelectStatement:
 		if into := x.GetInto(); into != nil && len(into.Variables) > 0 {
 			return nil, r.selectInto(f, x, into.Variables, text)
@@ -185,7 +189,7 @@ func (r *procRun) call(f *procFrame, c *ast.Call) (done bool, err error) {
 	if !ok {
 		return false, nil
 	}
-	inner := &procRun{ctx: r.ctx, runner: r.runner, parser: r.parser, name: db + "." + name, active: r.active}
+	inner := &procRun{ctx: r.ctx, runner: r.runner, parser: r.parser, name: db + "." + name, active: r.active, inStatement: r.inStatement}
 	args := make([]procArg, len(c.Params))
 	for i, e := range c.Params {
 		e := e
