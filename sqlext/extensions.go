@@ -56,8 +56,14 @@ func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) 
 	if name == "load_file" && p.importDir == "" {
 		return sql.Function1{Name: name, Fn: newRefusedLoadFile}, true
 	}
+	// The functions the server adds are the sys database's, as MySQL's
+	// are (sys.ML_PREDICT_ROW).
+	bare := name
+	if db, n, qualified := strings.Cut(name, "."); qualified && strings.EqualFold(db, SystemDatabase) {
+		bare = n
+	}
 	p.extMu.RLock()
-	f, ok := p.functions[name]
+	f, ok := p.functions[bare]
 	p.extMu.RUnlock()
 	if ok {
 		return f, true
