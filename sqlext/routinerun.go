@@ -220,7 +220,6 @@ func runProcedure(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, err
 	run := &procRun{ctx: ctx, runner: n.Runner, parser: engineParser(n.Runner), name: db + "." + n.Procedure.Name, active: activeRoutines(ctx)}
 	args := make([]procArg, len(n.Params))
 	for i, e := range n.Params {
-		e := e
 		args[i].in = func() (any, error) { return e.Eval(ctx, row) }
 		if uv, ok := e.(*expression.UserVar); ok {
 			args[i].out = func(v any, t sql.Type) error { return ctx.SetUserVariable(ctx, uv.Name, v, t) }

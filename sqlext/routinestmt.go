@@ -192,7 +192,6 @@ func (r *procRun) call(f *procFrame, c *ast.Call) (done bool, err error) {
 	inner := &procRun{ctx: r.ctx, runner: r.runner, parser: r.parser, name: db + "." + name, active: r.active, inStatement: r.inStatement}
 	args := make([]procArg, len(c.Params))
 	for i, e := range c.Params {
-		e := e
 		args[i].in = func() (any, error) { return r.evalExpr(f, e) }
 		if target, ok := outTarget(f, e); ok {
 			args[i].out = func(v any, _ sql.Type) error { return r.assign(f, target, v) }
