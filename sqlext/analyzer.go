@@ -117,5 +117,8 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	p.extMu.RUnlock()
 	a := b.Build()
 	a.ExecBuilder = statementBuilder{newExecBuilder()}
+	if a.Catalog.InfoSchema != nil {
+		a.Catalog.InfoSchema = routinesSchema{Database: a.Catalog.InfoSchema, p: p}
+	}
 	return a
 }

@@ -7,7 +7,10 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/go-mysql-server/sql/information_schema"
+	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
@@ -60,6 +63,7 @@ func rewriteFunctionStatement(query string) (string, bool) {
 	if !containsFold(query, "function") {
 		return "", false
 	}
+	query = withoutVersionComment(query) // as mariadb-dump writes DROP FUNCTION
 	if r, ok, _ := compound.Function(query); ok {
 		// A body the reader refuses is refused when the call runs.
 		end := r.End
@@ -384,4 +388,146 @@ func (c *storedFuncCall) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		return nil, err
 	}
 	return run.value, nil
+}
+
+// The engine's information_schema.ROUTINES lists procedures only, so SHOW
+// FUNCTION STATUS (which reads it) and mariadb-dump --routines missed the
+// stored functions. routinesSchema is the engine's information_schema
+// with ROUTINES giving a row for each stored function too.
+type routinesSchema struct {
+	sql.Database
+	p *Provider
+}
+
+func (d routinesSchema) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table, bool, error) {
+	t, ok, err := d.Database.GetTableInsensitive(ctx, name)
+	if ok && err == nil && strings.EqualFold(name, information_schema.RoutinesTableName) {
+		t = routinesTable{Table: t, p: d.p}
+	}
+	return t, ok, err
+}
+
+// routinesTable is the engine's ROUTINES with the stored functions' rows
+// after the procedures'.
+type routinesTable struct {
+	sql.Table
+	p *Provider
+}
+
+var (
+	_ sql.CatalogTable      = routinesTable{}
+	_ analyzer.RoutineTable = routinesTable{}
+)
+
+func (t routinesTable) AssignCatalog(cat sql.Catalog) sql.Table {
+	if c, ok := t.Table.(sql.CatalogTable); ok {
+		return routinesTable{Table: c.AssignCatalog(cat), p: t.p}
+	}
+	return t
+}
+
+func (t routinesTable) AssignProcedures(procs map[string][]*plan.Procedure) sql.Table {
+	if r, ok := t.Table.(analyzer.RoutineTable); ok {
+		return routinesTable{Table: r.AssignProcedures(procs), p: t.p}
+	}
+	return t
+}
+
+func (t routinesTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+	iter, err := t.Table.PartitionRows(ctx, part)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, iter)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(append(rows, t.functionRows(ctx)...)...), nil
+}
+
+// functionRows are ROUTINES' rows for the stored functions of the
+// databases the user may see routines of.
+func (t routinesTable) functionRows(ctx *sql.Context) []sql.Row {
+	sch := t.Table.Schema()
+	cs, _ := ctx.GetSessionVariable(ctx, "character_set_client")
+	cc, _ := ctx.GetSessionVariable(ctx, "collation_connection")
+	var rows []sql.Row
+	for _, db := range t.p.store.Databases() {
+		if !t.p.HasPrivilege(ctx, db, "", sql.PrivilegeType_Execute) && !t.p.HasPrivilege(ctx, db, "", sql.PrivilegeType_CreateRoutine) {
+			continue
+		}
+		d := &Database{p: t.p, name: db}
+		fns, err := metaValues[storedFunction](d, funcPrefix)
+		if err != nil {
+			continue
+		}
+		for _, f := range fns {
+			r, ok, err := compound.Function(f.CreateStatement)
+			if !ok || err != nil {
+				continue
+			}
+			characteristics := f.CreateStatement[:r.Start]
+			has := func(words string) bool { return containsFold(characteristics, words) }
+			deterministic, access, security := "NO", "CONTAINS SQL", "DEFINER"
+			if has(" deterministic") && !has("not deterministic") {
+				deterministic = "YES"
+			}
+			for _, a := range []string{"NO SQL", "READS SQL DATA", "MODIFIES SQL DATA"} {
+				if has(strings.ToLower(a)) {
+					access = a
+				}
+			}
+			if has("sql security invoker") {
+				security = "INVOKER"
+			}
+			row := make(sql.Row, len(sch))
+			for i, c := range sch {
+				switch strings.ToUpper(c.Name) {
+				case "SPECIFIC_NAME", "ROUTINE_NAME":
+					row[i] = f.Name
+				case "ROUTINE_CATALOG":
+					row[i] = "def"
+				case "ROUTINE_SCHEMA":
+					row[i] = db
+				case "ROUTINE_TYPE":
+					row[i] = "FUNCTION"
+				case "DATA_TYPE":
+					name, _, _ := strings.Cut(strings.Fields(r.Returns + " ")[0], "(")
+					row[i] = strings.ToLower(name)
+				case "DTD_IDENTIFIER":
+					row[i] = strings.ToLower(r.Returns)
+				case "ROUTINE_BODY":
+					row[i] = "SQL"
+				case "ROUTINE_DEFINITION":
+					row[i] = f.CreateStatement[r.Start:r.End]
+				case "PARAMETER_STYLE":
+					row[i] = "SQL"
+				case "IS_DETERMINISTIC":
+					row[i] = deterministic
+				case "SQL_DATA_ACCESS":
+					row[i] = access
+				case "SECURITY_TYPE":
+					row[i] = security
+				case "CREATED":
+					row[i] = f.CreatedAt
+				case "LAST_ALTERED":
+					row[i] = f.ModifiedAt
+				case "SQL_MODE":
+					row[i] = f.SqlMode
+				case "ROUTINE_COMMENT":
+					row[i] = ""
+				case "DEFINER":
+					row[i] = f.Definer
+				case "CHARACTER_SET_CLIENT":
+					row[i] = fmt.Sprint(cs)
+				case "COLLATION_CONNECTION":
+					row[i] = fmt.Sprint(cc)
+				case "DATABASE_COLLATION":
+					row[i] = d.GetCollation(ctx).Name()
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
 }

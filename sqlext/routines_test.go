@@ -362,6 +362,22 @@ func TestStoredFunctions(t *testing.T) {
 		"SELECT GROUP_CONCAT(msg) FROM log": "kept",
 		"SELECT noret(1)":                   "1",
 	})
+	// information_schema.ROUTINES, which SHOW FUNCTION STATUS and
+	// mariadb-dump --routines read, lists the functions.
+	wantAnswers(t, db, "listed", map[string]string{
+		"SELECT GROUP_CONCAT(CONCAT_WS(' ', ROUTINE_NAME, DATA_TYPE, IS_DETERMINISTIC, SQL_DATA_ACCESS) ORDER BY ROUTINE_NAME) FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = 'rt' AND ROUTINE_TYPE = 'FUNCTION'": "digits varchar YES CONTAINS SQL,logged int NO MODIFIES SQL DATA,noret int NO CONTAINS SQL,rec int NO CONTAINS SQL,twice int YES CONTAINS SQL,valueof int NO READS SQL DATA",
+	})
+	status, err := db.Query("SHOW FUNCTION STATUS WHERE Db = 'rt'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := 0
+	for status.Next() {
+		listed++
+	}
+	if status.Close(); listed != 6 {
+		t.Errorf("SHOW FUNCTION STATUS: %d rows, want 6", listed)
+	}
 	var name, mode, text string
 	if err := db.QueryRow("SHOW CREATE FUNCTION twice").Scan(&name, &mode, &text, new(any), new(any), new(any)); err != nil {
 		t.Fatal(err)
@@ -389,7 +405,7 @@ func TestStoredFunctions(t *testing.T) {
 		wantMySQLMessage(t, c.stmt, err, c.code, c.state, c.msg)
 	}
 	mustExecAll(t, db, "DROP FUNCTION twice", "DROP FUNCTION IF EXISTS twice")
-	_, err := db.Exec("SELECT twice(1)")
+	_, err = db.Exec("SELECT twice(1)")
 	wantMySQLMessage(t, "dropped", err, 1305, "42000", "FUNCTION rt.twice does not exist")
 }
 

@@ -134,6 +134,7 @@ SELECT id FROM shop.c WHERE code = 'ab';
 SELECT id FROM shop.c WHERE name = 'A' AND email = 'a@X.ORG';
 SELECT id, c, amt, doc, HEX(b) FROM shop.o ORDER BY id;
 SELECT * FROM shop.v;
+SELECT name, shop.tier_rank(tier) FROM shop.c ORDER BY id;
 CALL shop.add_order(3, 2);
 SELECT id, amt FROM shop.o WHERE id = 3;
 SHOW CREATE TABLE shop.c;`
