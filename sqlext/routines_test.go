@@ -297,13 +297,15 @@ func TestKillQueryStopsAProcedure(t *testing.T) {
 		_, err := conn.ExecContext(context.Background(), "CALL rt.spin()")
 		done <- err
 	}()
-	var err2 error
-	for i := 0; i < 100; i++ {
-		var n int
-		if err2 = db.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'CALL rt.spin%'").Scan(&n); err2 == nil && n == 1 {
-			break
+	for running := 0; running != 1; {
+		if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'CALL rt.spin%'").Scan(&running); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case err := <-done:
+			t.Fatalf("the CALL ended before it was killed: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 	if _, err := db.Exec(fmt.Sprintf("KILL QUERY %d", id)); err != nil {
 		t.Fatal(err)
