@@ -296,9 +296,11 @@ func (r *procRun) run(db, text string, args []procArg) error {
 		params.vars[strings.ToLower(p.name)] = pv
 	}
 	current := r.ctx.GetCurrentDatabase()
-	r.ctx.SetCurrentDatabase(db)
+	if current != db {
+		r.ctx.SetCurrentDatabase(db)
+		defer r.ctx.SetCurrentDatabase(current)
+	}
 	fl, err := r.list(params, []compound.Stmt{routine.Body})
-	r.ctx.SetCurrentDatabase(current)
 	if err != nil {
 		var u *unhandled
 		if errors.As(err, &u) {

@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
+	"github.com/sirupsen/logrus"
 
 	"github.com/sqlearn/sqlearn/storage"
 )
@@ -25,6 +26,11 @@ type Session struct {
 	// routines counts the stored procedures and functions running, by
 	// name (see activeRoutines).
 	routines map[string]int
+	// loggerMu guards the engine's session logger, which a change of the
+	// current database replaces: a stored function changes it while the
+	// statement that calls it runs, and the wire layer's watch for a
+	// closed connection reads it meanwhile.
+	loggerMu sync.Mutex
 	// lent is set while the session's current database is one lent for
 	// binding a statement (see lendDatabase); saved is the one it had.
 	lent  bool
@@ -342,4 +348,19 @@ func (s *Session) SetUserVariable(ctx *sql.Context, name string, value any, typ 
 		}
 	}
 	return s.BaseSession.SetUserVariable(ctx, name, value, typ)
+}
+
+// GetLogger is the engine's session logger, read under loggerMu.
+func (s *Session) GetLogger() *logrus.Entry {
+	s.loggerMu.Lock()
+	defer s.loggerMu.Unlock()
+	return s.BaseSession.GetLogger()
+}
+
+// SetCurrentDatabase changes the current database, and so the logger,
+// under loggerMu.
+func (s *Session) SetCurrentDatabase(name string) {
+	s.loggerMu.Lock()
+	defer s.loggerMu.Unlock()
+	s.BaseSession.SetCurrentDatabase(name)
 }
