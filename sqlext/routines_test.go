@@ -518,3 +518,38 @@ func TestTriggerCallsProcedure(t *testing.T) {
 		"SELECT COUNT(*) FROM audit WHERE note = 'c'": "0",
 	})
 }
+
+// TestProcedureDynamicSQLAndDDL: what ETL procedures do, answered as
+// MariaDB answers: dynamic SQL through PREPARE and EXECUTE ... USING,
+// CREATE TABLE ... AS SELECT and CREATE VIEW with a parameter in the
+// query (the parameter was left unbound in CREATE TABLE ... AS SELECT:
+// 1054), and a temporary table made, filled, read and dropped.
+func TestProcedureDynamicSQLAndDDL(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db,
+		`CREATE PROCEDURE dyn(IN tbl VARCHAR(64), IN minv INT) BEGIN
+			SET @sql = CONCAT('SELECT COUNT(*) AS n FROM ', tbl, ' WHERE v >= ?');
+			SET @m = minv;
+			PREPARE s FROM @sql;
+			EXECUTE s USING @m;
+			DEALLOCATE PREPARE s;
+		END`,
+		`CREATE PROCEDURE copied(IN n INT) BEGIN
+			DROP TABLE IF EXISTS t_copy;
+			CREATE TABLE t_copy AS SELECT * FROM t WHERE id <= n;
+			CREATE OR REPLACE VIEW t_view AS SELECT id FROM t_copy;
+			SELECT COUNT(*) AS copied FROM t_view;
+		END`,
+		`CREATE PROCEDURE scratch() BEGIN
+			CREATE TEMPORARY TABLE tt (x INT);
+			INSERT INTO tt VALUES (1), (2);
+			SELECT SUM(x) AS s FROM tt;
+			DROP TEMPORARY TABLE tt;
+		END`)
+	wantAnswers(t, db, "ETL", map[string]string{
+		"CALL dyn('t', 20)": "2",
+		"CALL copied(2)":    "2",
+		"CALL scratch()":    "3",
+		"SELECT GROUP_CONCAT(id ORDER BY id) FROM t_view": "1,2",
+	})
+}

@@ -334,14 +334,14 @@ func (r *procRun) statementError(text string, err error) error {
 // column as the variable.
 func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
 	targets := map[*ast.ColName]bool{}
-	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
 		if a, ok := n.(*ast.AssignmentExpr); ok {
 			targets[a.Name] = true
 		}
 		return true, nil
 	}, st)
 	var typed map[*ast.ColName]ast.Expr
-	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
 		c, ok := n.(*ast.ColName)
 		if !ok || targets[c] || !c.Qualifier.IsEmpty() || c.StoredProcVal != nil {
 			return true, nil
@@ -362,6 +362,18 @@ func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
 	if typed != nil {
 		replaceNames(st, typed)
 	}
+}
+
+// walkStatement walks st as ast.Walk does, and also the query of a
+// CREATE TABLE ... AS SELECT, which ast.Walk leaves out.
+func walkStatement(visit ast.Visit, st ast.SQLNode) error {
+	if err := ast.Walk(visit, st); err != nil {
+		return err
+	}
+	if ddl, ok := st.(*ast.DDL); ok && ddl.OptSelect != nil && ddl.OptSelect.Select != nil {
+		return ast.Walk(visit, ddl.OptSelect.Select)
+	}
+	return nil
 }
 
 // castLiteral is v, of a type no plain literal has (DECIMAL, a date or
@@ -422,7 +434,7 @@ func replaceNames(st ast.SQLNode, with map[*ast.ColName]ast.Expr) {
 			}
 		}
 	}
-	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
 		if ae, ok := n.(*ast.AliasedExpr); ok && ae.As.IsEmpty() && ae.InputExpression == "" {
 			if c, ok := ae.Expr.(*ast.ColName); ok && with[c] != nil {
 				ae.InputExpression = c.Name.String() // the column keeps the variable's name
