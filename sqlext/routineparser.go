@@ -27,17 +27,3 @@ func (p procedureParser) ParseWithOptions(ctx context.Context, query string, del
 	}
 	return p.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
 }
-
-// NewStoredProcParam gives a CALL's parameter its slot in the session. The
-// engine keeps one slot per name for the session's life, and kept the
-// type of the first procedure that used the name: a later procedure's
-// VARCHAR parameter a named like an earlier one's INT was read as an INT
-// ("could not convert ... to any numerical type"). The slot takes the
-// new parameter's type.
-func (s *Session) NewStoredProcParam(name string, param *sql.StoredProcParam) *sql.StoredProcParam {
-	spp := s.BaseSession.NewStoredProcParam(name, param)
-	if spp != param && param != nil && param.Type != nil {
-		spp.Type = param.Type
-	}
-	return spp
-}
