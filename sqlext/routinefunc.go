@@ -384,7 +384,7 @@ func (c *storedFuncCall) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	ignore := ctx.GetIgnoreAutoCommit()
 	ctx.SetIgnoreAutoCommit(true)
 	defer ctx.SetIgnoreAutoCommit(ignore)
-	if err := run.run(c.def.db, c.def.f.CreateStatement, args); err != nil {
+	if err := run.run(c.def.db, c.def.f.CreateStatement, &c.def.f.SqlMode, args); err != nil {
 		return nil, err
 	}
 	return run.value, nil

@@ -233,7 +233,11 @@ func runProcedure(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, err
 		ctx.SetIgnoreAutoCommit(true)
 		defer ctx.SetIgnoreAutoCommit(ignore)
 	}
-	if err := run.run(db, n.Procedure.CreateProcedureString, args); err != nil {
+	var mode *string
+	if spd, ok := storedProcedure(ctx, db, n.Procedure.Name); ok {
+		mode = &spd.SqlMode
+	}
+	if err := run.run(db, n.Procedure.CreateProcedureString, mode, args); err != nil {
 		return nil, err
 	}
 	if run.result != nil {
@@ -258,8 +262,10 @@ type procArg struct {
 }
 
 // run runs the procedure of text, of database db, with args, and sets
-// its OUT and INOUT arguments when it ends without error.
-func (r *procRun) run(db, text string, args []procArg) error {
+// its OUT and INOUT arguments when it ends without error. It runs under
+// mode, the SQL mode the routine was created under (when known: nil
+// otherwise), as in MySQL; the caller's comes back after it.
+func (r *procRun) run(db, text string, mode *string, args []procArg) error {
 	key := strings.ToLower(r.name)
 	if limit := recursionLimit(r.ctx); r.active[key] > limit {
 		_, own, _ := strings.Cut(r.name, ".")
@@ -275,6 +281,14 @@ func (r *procRun) run(db, text string, args []procArg) error {
 	if err != nil {
 		return err
 	}
+	if mode != nil {
+		if was, err := r.ctx.GetSessionVariable(r.ctx, "sql_mode"); err == nil && was != *mode {
+			if err := r.ctx.SetSessionVariable(r.ctx, "sql_mode", *mode); err == nil {
+				defer func() { _ = r.ctx.SetSessionVariable(r.ctx, "sql_mode", was) }()
+			}
+		}
+	}
+
 	if len(ps) != len(args) {
 		return procErr(erSPWrongNoOfArgs, "42000", "Incorrect number of arguments for PROCEDURE %s; expected %d, got %d", r.name, len(ps), len(args))
 	}
@@ -833,10 +847,16 @@ func (r *procRun) set(pv *procVar, v any) error {
 		r.strict = &strict
 	}
 	strict := *r.strict
-	if strict {
-		if err := columnValueError(r.ctx, &sql.Column{Name: pv.name, Type: pv.typ}, v, 1); err != nil {
+	col := &sql.Column{Name: pv.name, Type: pv.typ, Nullable: true}
+	if bad := columnValueError(r.ctx, col, v, 1); bad != nil {
+		if strict {
 			pv.val = nil // as in MySQL, a failed assignment leaves NULL
-			return err
+			return bad
+		}
+		// What MySQL stores outside strict mode, with its warning; a value
+		// it has no rule for is converted as the engine converts it.
+		if lenient, err := lenientValue(r.ctx, col, v, 1, bad, false, false); err == nil {
+			v = lenient
 		}
 	}
 	cv, _, err := pv.typ.Convert(r.ctx, v)

@@ -553,3 +553,21 @@ func TestProcedureDynamicSQLAndDDL(t *testing.T) {
 		"SELECT GROUP_CONCAT(id ORDER BY id) FROM t_view": "1,2",
 	})
 }
+
+// TestRoutinesRunUnderTheirSQLMode: a procedure or function runs under
+// the SQL mode it was created under, as in MySQL, and the caller's comes
+// back after: one created outside strict mode stores '12abc' as 12 (with a
+// warning) when called in strict mode. The answers are MariaDB's.
+func TestRoutinesRunUnderTheirSQLMode(t *testing.T) {
+	db := routineSetup(t)
+	mustExecAll(t, db, "SET sql_mode = ''",
+		"CREATE PROCEDURE lax(IN x VARCHAR(10)) INSERT INTO t VALUES (9, x)",
+		"CREATE FUNCTION laxf(x VARCHAR(10)) RETURNS INT RETURN x",
+		"SET sql_mode = 'STRICT_TRANS_TABLES'",
+		"CALL lax('12abc')")
+	wantAnswers(t, db, "lax", map[string]string{
+		"SELECT v FROM t WHERE id = 9": "12",
+		"SELECT laxf('7z')":            "7",
+		"SELECT @@sql_mode":            "STRICT_TRANS_TABLES",
+	})
+}

@@ -197,7 +197,7 @@ func (r *procRun) call(f *procFrame, c *ast.Call) (done bool, err error) {
 			args[i].out = func(v any, _ sql.Type) error { return r.assign(f, target, v) }
 		}
 	}
-	if err := inner.run(db, spd.CreateStatement, args); err != nil {
+	if err := inner.run(db, spd.CreateStatement, &spd.SqlMode, args); err != nil {
 		return true, err
 	}
 	if inner.result != nil {
