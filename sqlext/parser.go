@@ -106,7 +106,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 	query = rewriteParsable(query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		return sp.Parser.Parse(ctx, q, multi)
-	}, sp.checkRoutine(ctx, query)); ok {
+	}, sp.checkRoutine(ctx, query), definerOf(ctx)); ok {
 		return st, pre, rest, err
 	}
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
@@ -130,7 +130,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 	query = rewriteParsable(query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		return sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts)
-	}, sp.checkRoutine(ctx, query)); ok {
+	}, sp.checkRoutine(ctx, query), definerOf(ctx)); ok {
 		return st, pre, rest, err
 	}
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
@@ -154,7 +154,7 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 	query = rewriteParsable(query)
 	if st, n, ok, err := parseOneProcedure(query, func(q string) (ast.Statement, int, error) {
 		return sp.Parser.ParseOneWithOptions(ctx, q, opts)
-	}, sp.checkRoutine(ctx, query)); ok {
+	}, sp.checkRoutine(ctx, query), definerOf(ctx)); ok {
 		return st, n, err
 	}
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)

@@ -1,9 +1,11 @@
 package sqlext
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
+	"unicode"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
@@ -30,7 +32,7 @@ const stubBody = "BEGIN END"
 // its body given as stubBody; ok is false for any other statement. pre
 // is the statement as written, and the statement's body positions are
 // the written body's. check, when not nil, checks the body's statements.
-func parseProcedure(query string, parse func(string) (ast.Statement, string, string, error), check func(*compound.Routine) error) (st ast.Statement, pre, rest string, ok bool, err error) {
+func parseProcedure(query string, parse func(string) (ast.Statement, string, string, error), check func(*compound.Routine) error, definer string) (st ast.Statement, pre, rest string, ok bool, err error) {
 	if !containsFold(query, "procedure") {
 		return nil, "", "", false, nil // the common case, decided without reading the statement
 	}
@@ -59,8 +61,37 @@ func parseProcedure(query string, parse func(string) (ast.Statement, string, str
 	}
 	pre = pre[:at] + query[r.Start:r.End] + pre[at+len(stubBody):]
 	ddl.SubStatementPositionEnd = at + r.End - r.Start
+	if definer != "" && !r.HasDefiner {
+		// MySQL records the creating account as the definer of a
+		// procedure that names none, and writes it in the text it keeps.
+		created := r.Created - (len(query) - len(strings.TrimLeftFunc(query, unicode.IsSpace)))
+		if created >= len("CREATE") && created <= at && strings.EqualFold(pre[created-len("CREATE"):created], "CREATE") {
+			insert := " DEFINER=" + definer
+			pre = pre[:created] + insert + pre[created:]
+			ddl.SubStatementPositionStart += len(insert)
+			ddl.SubStatementPositionEnd += len(insert)
+			ddl.ProcedureSpec.Definer = definer
+		}
+	}
 	return st, pre, rest, true, nil
 }
+
+// definerOf is the account running ctx's statement, as a DEFINER clause
+// names it (`user`@`host`); empty when unknown.
+func definerOf(ctx context.Context) string {
+	sctx, ok := ctx.(*sql.Context)
+	if !ok || sctx.Session == nil {
+		return ""
+	}
+	c := sctx.Session.Client()
+	if c.User == "" {
+		return ""
+	}
+	return quoteName(c.User) + "@" + quoteName(c.Address)
+}
+
+// quoteName is a name in backquotes.
+func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
 // routineError is a body's error as the client gets it.
 func routineError(err error) error {
@@ -177,7 +208,7 @@ func storedProcedure(ctx *sql.Context, db, name string) (sql.StoredProcedureDeta
 
 // parseOneProcedure is parseProcedure for a parser that reads one
 // statement and says where it ends.
-func parseOneProcedure(query string, parse func(string) (ast.Statement, int, error), check func(*compound.Routine) error) (st ast.Statement, end int, ok bool, err error) {
+func parseOneProcedure(query string, parse func(string) (ast.Statement, int, error), check func(*compound.Routine) error, definer string) (st ast.Statement, end int, ok bool, err error) {
 	var n int
 	st, _, _, ok, err = parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		s, k, err := parse(q)
@@ -186,7 +217,7 @@ func parseOneProcedure(query string, parse func(string) (ast.Statement, int, err
 			return nil, "", "", err
 		}
 		return s, q[:k], q[k:], nil
-	}, check)
+	}, check, definer)
 	if !ok || err != nil {
 		return st, 0, ok, err
 	}

@@ -190,6 +190,11 @@ func (p *Provider) createFunction(ctx *sql.Context, text string) (sql.RowIter, e
 		ctx.Session.Warn(&sql.Warning{Level: "Note", Code: erNativeFctNameSame, Message: fmt.Sprintf("This function '%s' has the same name as a native function", r.Name)})
 	}
 	c := ctx.Session.Client()
+	if definer := definerOf(ctx); !r.HasDefiner && definer != "" {
+		// The creating account is the definer, written in the text as
+		// MySQL writes it.
+		text = text[:r.Created] + " DEFINER=" + definer + text[r.Created:]
+	}
 	now := time.Now().UTC()
 	f := storedFunction{Name: r.Name, CreateStatement: text, CreatedAt: now, ModifiedAt: now,
 		SqlMode: sql.LoadSqlMode(ctx).String(), Definer: c.User + "@" + c.Address}

@@ -22,7 +22,7 @@ func init() {
 func (p procedureParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		return p.Parser.ParseWithOptions(ctx, q, delim, multi, opts)
-	}, nil); ok {
+	}, nil, ""); ok {
 		return st, pre, rest, err
 	}
 	return p.Parser.ParseWithOptions(ctx, query, delim, multi, opts)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,6 +24,18 @@ func routineSetup(t *testing.T) *sql.DB {
 		"CREATE TABLE log (n INT AUTO_INCREMENT PRIMARY KEY, msg VARCHAR(200))",
 		"INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)")
 	return db
+}
+
+// definer is the account db's connection runs as, as a DEFINER clause
+// names it (`user`@`host`).
+func definer(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	var who string
+	if err := db.QueryRow("SELECT CURRENT_USER()").Scan(&who); err != nil {
+		t.Fatal(err)
+	}
+	user, host, _ := strings.Cut(who, "@")
+	return "`" + user + "`@`" + host + "`"
 }
 
 // TestHandlersTakeTheirConditions: a handler's BEGIN ... END runs whole
@@ -272,7 +285,9 @@ func TestProcedureBodiesCheckedWhenCreated(t *testing.T) {
 	if err := db.QueryRow("SHOW CREATE PROCEDURE kept").Scan(&name, &mode, &text, new(any), new(any), new(any)); err != nil {
 		t.Fatal(err)
 	}
-	if want := "CREATE PROCEDURE kept() " + body; text != want {
+	// The text as written, with the creating account as its definer, as
+	// MySQL keeps it.
+	if want := "CREATE DEFINER=" + definer(t, db) + " PROCEDURE kept() " + body; text != want {
 		t.Errorf("SHOW CREATE PROCEDURE: %q, want %q", text, want)
 	}
 }
@@ -384,7 +399,7 @@ func TestStoredFunctions(t *testing.T) {
 	if err := db.QueryRow("SHOW CREATE FUNCTION twice").Scan(&name, &mode, &text, new(any), new(any), new(any)); err != nil {
 		t.Fatal(err)
 	}
-	if text != "CREATE FUNCTION twice(x INT) RETURNS INT DETERMINISTIC RETURN x * 2" {
+	if text != "CREATE DEFINER="+definer(t, db)+" FUNCTION twice(x INT) RETURNS INT DETERMINISTIC RETURN x * 2" {
 		t.Errorf("SHOW CREATE FUNCTION: %q", text)
 	}
 	for _, c := range []struct {

@@ -200,6 +200,12 @@ func TestFunctionHeader(t *testing.T) {
 			t.Errorf("%q: %+v", tc.text, r)
 		}
 	}
+	if r, _, _ := Procedure("  CREATE PROCEDURE p() SELECT 1"); r.HasDefiner || r.Created != 8 {
+		t.Errorf("no definer: %+v", r)
+	}
+	if r, _, _ := Procedure("CREATE DEFINER = CURRENT_USER PROCEDURE p() SELECT 1"); !r.HasDefiner {
+		t.Errorf("definer: %+v", r)
+	}
 	if _, ok, _ := Function("CREATE PROCEDURE p() SELECT 1"); ok {
 		t.Error("a procedure read as a function")
 	}

@@ -18,6 +18,10 @@ type Routine struct {
 	// HasReturn says whether a function's body holds a RETURN (MySQL
 	// refuses one that does not, 1320).
 	HasReturn bool
+	// HasDefiner says whether the statement names its DEFINER; Created
+	// is the offset just past its CREATE, where MySQL writes one.
+	HasDefiner bool
+	Created    int
 }
 
 // Param is a procedure's parameter. Mode is IN, OUT or INOUT (upper
@@ -166,11 +170,13 @@ func (p *parser) routineHeader(r *Routine) bool {
 	if !p.at("CREATE") {
 		return false
 	}
+	r.Created = p.peek(0).end
 	p.i++
 	if p.at("OR") && p.peek(1).is("REPLACE") {
 		p.i += 2
 	}
 	if p.at("DEFINER") {
+		r.HasDefiner = true
 		p.i++
 		if !p.atPunct("=") {
 			return false
