@@ -565,8 +565,9 @@ func TestProcedureDynamicSQLAndDDL(t *testing.T) {
 		"CALL dyn('t', 20)": "2",
 		"CALL copied(2)":    "2",
 		"CALL scratch()":    "3",
-		"SELECT GROUP_CONCAT(id ORDER BY id) FROM t_view": "1,2",
 	})
+	// After copied(2), apart: the answers of one map come in no order.
+	wantAnswers(t, db, "ETL view", map[string]string{"SELECT GROUP_CONCAT(id ORDER BY id) FROM t_view": "1,2"})
 }
 
 // TestRoutinesRunUnderTheirSQLMode: a procedure or function runs under
