@@ -85,7 +85,7 @@ func rewriteMaintenance(ctx *sql.Context, query string) (string, bool) {
 		return "", false
 	}
 	js, _ := json.Marshal(names)
-	arg := "'" + strings.ReplaceAll(strings.ReplaceAll(string(js), `\`, `\\`), "'", "''") + "'"
+	arg := quoteString(string(js))
 	if op == "checksum" {
 		return "CALL " + SystemDatabase + "." + checksumProcedure + "(" + arg + ")", true
 	}

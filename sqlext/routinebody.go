@@ -36,7 +36,7 @@ func parseProcedure(query string, parse func(string) (ast.Statement, string, str
 	if !containsFold(query, "procedure") {
 		return nil, "", "", false, nil // the common case, decided without reading the statement
 	}
-	r, isProc, err := compound.Procedure(query)
+	r, isProc, err := readProcedure(query)
 	if !isProc {
 		return nil, "", "", false, nil
 	}
@@ -87,11 +87,18 @@ func definerOf(ctx context.Context) string {
 	if c.User == "" {
 		return ""
 	}
-	return quoteName(c.User) + "@" + quoteName(c.Address)
+	return quoteIdent(c.User) + "@" + quoteIdent(c.Address)
 }
 
-// quoteName is a name in backquotes.
-func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+// readProcedure is compound.Procedure(query), from the routines read
+// before when query is one of them: the engine reads a procedure's text
+// again for every CALL.
+func readProcedure(query string) (*compound.Routine, bool, error) {
+	if r, ok := routines.Load(query); ok && !r.(*compound.Routine).Function {
+		return r.(*compound.Routine), true, nil
+	}
+	return compound.Procedure(query)
+}
 
 // routineError is a body's error as the client gets it.
 func routineError(err error) error {
@@ -222,7 +229,7 @@ func parseOneProcedure(query string, parse func(string) (ast.Statement, int, err
 		return st, 0, ok, err
 	}
 	// n is where the statement ends in the text with the stub body.
-	r, _, _ := compound.Procedure(query)
+	r, _, _ := readProcedure(query)
 	if delta := r.End - r.Start - len(stubBody); n >= r.Start+len(stubBody) {
 		n += delta
 	}

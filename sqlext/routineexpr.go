@@ -305,6 +305,6 @@ func (r *procRun) quickSet(f *procFrame, s *ast.Set) (n int, done bool) {
 			return i, false // the engine reports the error, if any
 		}
 	}
-	r.da = r.da[:0]
+	r.da = nil
 	return len(s.Exprs), true
 }

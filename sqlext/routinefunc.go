@@ -65,15 +65,12 @@ func rewriteFunctionStatement(query string) (string, bool) {
 	}
 	query = withoutVersionComment(query) // as mariadb-dump writes DROP FUNCTION
 	if r, ok, _ := compound.Function(query); ok {
-		// A body the reader refuses is refused when the call runs.
+		// A body the reader refuses is refused, whole, when the call runs.
 		end := r.End
 		if r.Body == nil {
 			end = len(query)
-			if i := strings.IndexByte(query[r.Start:], ';'); i >= 0 {
-				end = r.Start + i
-			}
 		}
-		return "CALL " + SystemDatabase + "." + createFunctionProcedure + "(" + sqlString(query[:end]) + ")" + query[end:], true
+		return "CALL " + SystemDatabase + "." + createFunctionProcedure + "(" + quoteString(query[:end]) + ")" + query[end:], true
 	}
 	toks := sqlTokens(query)
 	word := func(i int, w string) bool { return i < len(toks) && toks[i].word && strings.EqualFold(toks[i].text, w) }
@@ -105,16 +102,11 @@ func rewriteFunctionStatement(query string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	args := sqlString(db) + ", " + sqlString(name)
+	args := quoteString(db) + ", " + quoteString(name)
 	if proc == dropFunctionProcedure {
 		args += ", " + ifExists
 	}
 	return "CALL " + SystemDatabase + "." + proc + "(" + args + ")" + rest, true
-}
-
-// sqlString is s as a quoted SQL string.
-func sqlString(s string) string {
-	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
 }
 
 // functionExtensions are the procedures the rewritten statements call.
@@ -467,8 +459,8 @@ func (t routinesTable) functionRows(ctx *sql.Context) []sql.Row {
 			continue
 		}
 		for _, f := range fns {
-			r, ok, err := compound.Function(f.CreateStatement)
-			if !ok || err != nil {
+			r, err := compiledRoutine(f.CreateStatement)
+			if err != nil {
 				continue
 			}
 			characteristics := f.CreateStatement[:r.Start]

@@ -4,14 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/shopspring/decimal"
 
 	"github.com/sqlearn/sqlearn/internal/compound"
 )
@@ -828,7 +826,7 @@ func standardClass(k string) bool {
 func (r *procRun) assign(f *procFrame, target string, v any) error {
 	if name, ok := strings.CutPrefix(target, "@"); ok {
 		name = strings.Trim(name, "`'\"")
-		return r.ctx.SetUserVariable(r.ctx, name, v, typeOfValue(v))
+		return r.ctx.SetUserVariable(r.ctx, name, v, types.ApproximateTypeFromValue(v))
 	}
 	return r.set(f.variable(target), v)
 }
@@ -869,25 +867,4 @@ func (r *procRun) set(pv *procVar, v any) error {
 	}
 	pv.val = cv
 	return nil
-}
-
-// typeOfValue is the type a user variable set from v takes.
-func typeOfValue(v any) sql.Type {
-	switch v.(type) {
-	case nil:
-		return types.Null
-	case int8, int16, int32, int64, int:
-		return types.Int64
-	case uint8, uint16, uint32, uint64, uint:
-		return types.Uint64
-	case float32, float64:
-		return types.Float64
-	case decimal.Decimal:
-		return types.InternalDecimalType
-	case []byte:
-		return types.LongBlob
-	case time.Time:
-		return types.DatetimeMaxPrecision
-	}
-	return types.LongText
 }

@@ -73,7 +73,7 @@ func (r *procRun) noteResult(sch sql.Schema, rows []sql.Row) {
 	} else if len(sch) > 0 && !types.IsOkResultSchema(sch) {
 		r.result = &procResult{sch: sch, rows: rows}
 	}
-	r.da = r.da[:0]
+	r.da = nil
 	for _, w := range r.ctx.Session.Warnings() {
 		if w.Level == "Note" {
 			continue
@@ -129,7 +129,7 @@ func (r *procRun) setStatement(f *procFrame, s *ast.Set) (*flow, error) {
 			}
 			continue
 		}
-		r.da = r.da[:0]
+		r.da = nil
 	}
 	return nil, flush()
 }
@@ -402,7 +402,7 @@ func castLiteral(ctx *sql.Context, t sql.Type, v any) ast.Expr {
 	if err != nil {
 		return nil
 	}
-	st, err := ast.Parse("SELECT CAST(" + sqlString(sv.ToString()) + " AS " + as + ")")
+	st, err := ast.Parse("SELECT CAST(" + quoteString(sv.ToString()) + " AS " + as + ")")
 	if err != nil {
 		return nil
 	}
