@@ -479,7 +479,25 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(explainJSONColumn(query, cb))))
 }
 
-func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
+func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
+	if h.prov == nil {
+		return h.query(ctx, c, query, cb)
+	}
+	if query == moreResults {
+		return h.nextResult(c, nil, cb)
+	}
+	if callStatement(query) {
+		return h.call(ctx, c, query, cb)
+	}
+	return h.query(ctx, c, query, cb)
+}
+
+// query runs the first statement of query, or all of it as one statement
+// for a client that did not ask for queries of several (callresults.go).
+func (h *errorHandler) query(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
+	if !clientMultiStatements(c) {
+		return "", h.ComQuery(ctx, c, query, cb)
+	}
 	defer spellAsWritten(&err, query)
 	defer h.recovered(&err)
 	defer h.mysqlTexts(c, query, &err)
@@ -512,6 +530,7 @@ func withoutShortInfo(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 
 func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 	if h.prov != nil {
+		h.prov.calls.forget(c.ConnectionID)
 		if s := h.prov.session(c.ConnectionID); s != nil {
 			h.prov.dropSessionTemporaries(s)
 		}

@@ -336,45 +336,17 @@ func (t *Table) fields(ctx *sql.Context, proj []int, names []string, alias strin
 	out := make([]*querypb.Field, len(proj))
 	for i, ci := range proj {
 		c := t.sch.Schema[ci]
-		charset := uint32(sql.Collation_Default.CharacterSet())
-		if ct, ok := c.Type.(sql.TypeWithCollation); ok {
-			charset = uint32(ct.Collation().CharacterSet())
-		}
-		if types.IsBinaryType(c.Type) {
-			charset = uint32(sql.Collation_binary)
-		} else if charSetResults != sql.CharacterSet_Unspecified {
-			charset = uint32(charSetResults)
-		}
-		var flags querypb.MySqlFlag
-		if !c.Nullable {
-			flags |= querypb.MySqlFlag_NOT_NULL_FLAG
-		}
-		if c.AutoIncrement {
-			flags |= querypb.MySqlFlag_AUTO_INCREMENT_FLAG
-		}
-		if c.PrimaryKey {
-			flags |= querypb.MySqlFlag_PRI_KEY_FLAG
-		}
-		if types.IsUnsigned(c.Type) {
-			flags |= querypb.MySqlFlag_UNSIGNED_FLAG
-		}
-		f := &querypb.Field{
-			Name: names[i], OrgName: c.Name, Table: t.info.Name, OrgTable: t.info.Name, Database: t.info.DB,
-			Type: c.Type.Type(), Charset: charset, ColumnLength: c.Type.MaxTextResponseByteLength(ctx), Flags: uint32(flags),
-		}
+		f := columnField(ctx, charSetResults, c)
+		f.Name, f.Table, f.OrgTable, f.Database = names[i], t.info.Name, t.info.Name, t.info.DB
 		if alias != "" {
 			f.Table = alias
 		}
-		if types.IsDecimal(c.Type) {
-			f.Decimals = uint32(c.Type.(sql.DecimalType).Scale())
-		} else if dt, ok := c.Type.(sql.DatetimeType); ok && (types.IsDatetimeType(c.Type) || types.IsTimestampType(c.Type)) {
+		if dt, ok := c.Type.(sql.DatetimeType); ok && types.IsTimestampType(c.Type) {
 			// A TIMESTAMP(n) too, which the engine gives no decimals.
 			f.Decimals = uint32(dt.Precision())
-			if types.IsTimestampType(c.Type) {
-				f.ColumnLength = resultTimestampType{dt}.MaxTextResponseByteLength(ctx)
-				if f.Decimals > 0 {
-					f.ColumnLength = datetimeTextLength + 1 + f.Decimals
-				}
+			f.ColumnLength = resultTimestampType{dt}.MaxTextResponseByteLength(ctx)
+			if f.Decimals > 0 {
+				f.ColumnLength = datetimeTextLength + 1 + f.Decimals
 			}
 		}
 		out[i] = f

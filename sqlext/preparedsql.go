@@ -34,9 +34,13 @@ func (l preparedRewrites) Accept() (net.Conn, error) {
 }
 
 const (
-	clientCompress = 0x20
-	clientSSL      = 0x800
-	comStmtPrepare = 0x16
+	clientCompress     = 0x20
+	clientProtocol41   = 0x200
+	clientSSL          = 0x800
+	clientMultiStmts   = 1 << 16
+	clientMultiResults = 1 << 17
+	comStmtPrepare     = 0x16
+	comSetOption       = 0x1b
 	// maxRewritten bounds the packets read whole to look at: larger ones,
 	// and every packet but a command's first, pass straight on.
 	maxRewritten = 1 << 20
@@ -54,6 +58,24 @@ type rewritingConn struct {
 	// again and again (the Go driver, once for every query with
 	// arguments), and each answer costs a parse (BenchmarkPreparable).
 	seen map[string]string
+	// multiState is the client's multi-statement setting (callresults.go).
+	multiState
+}
+
+// readerOf finds the connection reader under conn, nil when there is none.
+func readerOf(conn net.Conn) *rewritingConn {
+	for {
+		switch c := conn.(type) {
+		case *rewritingConn:
+			return c
+		case *countedConn:
+			conn = c.Conn
+		case interface{ NetConn() net.Conn }: // TLS
+			conn = c.NetConn()
+		default:
+			return nil
+		}
+	}
 }
 
 func (c *rewritingConn) Read(p []byte) (int, error) {
@@ -97,7 +119,18 @@ func (c *rewritingConn) nextPacket() error {
 		if n >= 4 {
 			caps := uint32(payload[0]) | uint32(payload[1])<<8 | uint32(payload[2])<<16 | uint32(payload[3])<<24
 			c.opaque = caps&(clientSSL|clientCompress) != 0
+			c.multi.Store(caps&clientMultiStmts != 0)
+			if caps&(clientProtocol41|clientMultiResults) == clientProtocol41|clientMultiResults {
+				// A CALL's result sets travel as a multi-statement
+				// query's do (callresults.go).
+				c.forcedMulti = true
+				payload[2] |= clientMultiStmts >> 16
+			}
 		}
+	} else if payload[0] == comSetOption && n == 3 && c.forcedMulti {
+		// The client's own setting is kept; the wire layer's stays on.
+		c.multi.Store(payload[1] == 0 && payload[2] == 0)
+		payload[1], payload[2] = 0, 0
 	} else if payload[0] == comStmtPrepare {
 		if q, ok := c.rewritten(string(payload[1:])); ok && len(q)+1 <= maxRewritten {
 			payload = append([]byte{comStmtPrepare}, q...)

@@ -63,6 +63,8 @@ type Provider struct {
 		sync.Mutex
 		byConn map[uint32]*Session
 	}
+	// calls holds the result sets of the CALLs clients run (callresults.go).
+	calls callSinks
 }
 
 func (p *Provider) session(conn uint32) *Session {

@@ -150,8 +150,7 @@ type flow struct {
 	value any
 }
 
-// procResult is a statement's rows, which the CALL answers with when they
-// are the last it read.
+// procResult is a statement's rows, a result set of the CALL's answer.
 type procResult struct {
 	sch  sql.Schema
 	rows []sql.Row
@@ -166,7 +165,11 @@ type procRun struct {
 	// active counts the CALLs running of each procedure (db.name), the
 	// callers' included, which max_sp_recursion_depth bounds.
 	active map[string]int
-	result *procResult
+	// results are the result sets of the CALL's answer: each statement's
+	// that read rows, or only the last when the client can be sent only
+	// one (allResults unset).
+	results    []*procResult
+	allResults bool
 	// da is the diagnostics area: the conditions the last statement
 	// raised; rowCount is the rows it changed (-1 for rows read).
 	da       []condition
@@ -235,12 +238,21 @@ func runProcedure(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, err
 	if spd, ok := storedProcedure(ctx, db, n.Procedure.Name); ok {
 		mode = &spd.SqlMode
 	}
-	if err := run.run(db, n.Procedure.CreateProcedureString, mode, args); err != nil {
-		return nil, err
+	sink := callSink(ctx)
+	run.allResults = sink != nil
+	err := run.run(db, n.Procedure.CreateProcedureString, mode, args)
+	if sink != nil {
+		// The result sets go to the client before the OK or the error.
+		if cerr := sink.add(ctx, run.results); err == nil {
+			err = cerr
+		}
+	} else if err == nil && len(run.results) > 0 {
+		last := run.results[len(run.results)-1]
+		n.SetSchema(last.sch)
+		return sql.RowsToRowIter(last.rows...), nil
 	}
-	if run.result != nil {
-		n.SetSchema(run.result.sch)
-		return sql.RowsToRowIter(run.result.rows...), nil
+	if err != nil {
+		return nil, err
 	}
 	n.SetSchema(types.OkResultSchema)
 	return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil

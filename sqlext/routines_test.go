@@ -221,9 +221,9 @@ func TestProcedureControlFlow(t *testing.T) {
 		"SELECT @y":         "42",
 		"SELECT @a, @b, @c": "3,1.01,ab",
 		"SELECT GROUP_CONCAT(msg ORDER BY n) FROM log": "d=2024-02-29,0,1,2",
-		"CALL report(2)": "2,20",
 	})
-	// The same CALL as a prepared statement, its argument bound.
+	// A CALL prepared on the server answers with its last result set (the
+	// wire layer writes one for COM_STMT_EXECUTE).
 	var id, v int
 	if err := db.QueryRow("CALL report(?)", 3).Scan(&id, &v); err != nil || id != 3 || v != 30 {
 		t.Errorf("prepared CALL: %d, %d, %v", id, v, err)
@@ -587,3 +587,104 @@ func TestRoutinesRunUnderTheirSQLMode(t *testing.T) {
 		"SELECT @@sql_mode":            "STRICT_TRANS_TABLES",
 	})
 }
+
+// resultSets runs q on conn and gives the text of each result set with
+// columns, its column names first ("a,b|1,2|3,4"), and the error that
+// ended them, if any.
+func resultSets(t *testing.T, conn *sql.Conn, q string) ([]string, error) {
+	t.Helper()
+	rows, err := conn.QueryContext(context.Background(), q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var sets []string
+	for {
+		cols, err := rows.Columns()
+		if err != nil {
+			return sets, err
+		}
+		got, err := rowStrings(rows)
+		if err != nil {
+			return sets, err
+		}
+		set := []string{strings.Join(cols, ",")}
+		for _, row := range got {
+			set = append(set, strings.Join(row, ","))
+		}
+		sets = append(sets, strings.Join(set, "|"))
+		if !rows.NextResultSet() {
+			return sets, rows.Err()
+		}
+	}
+}
+
+// TestCallAnswersEveryResultSet: a CALL answers with a result set for
+// each statement of the procedure that reads rows, those of procedures
+// it calls included, in order, then OK, as MySQL does; one that fails
+// sends the result sets before the error. The server answered with the
+// last result set only. It holds for a client that asked for
+// multi-statement queries and for one that did not, which still gets a
+// syntax error for a query of two statements.
+func TestCallAnswersEveryResultSet(t *testing.T) {
+	_, addr, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE rs", "USE rs",
+		"CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))",
+		"INSERT INTO t VALUES (1, 'a'), (2, 'b')",
+		"CREATE PROCEDURE inner_p() SELECT 'in' AS inner_col",
+		`CREATE PROCEDURE report(IN k INT) BEGIN
+			SELECT COUNT(*) AS n FROM t;
+			UPDATE t SET v = CONCAT(v, '+') WHERE id = k + 5;
+			SELECT id, v FROM t WHERE id > k ORDER BY id;
+			SELECT id FROM t WHERE id > 10;
+			CALL inner_p();
+		END`,
+		`CREATE PROCEDURE fails() BEGIN
+			SELECT 1 AS first;
+			INSERT INTO t VALUES (1, 'dup');
+			SELECT 2 AS never;
+		END`,
+		"CREATE PROCEDURE quiet() UPDATE t SET v = v WHERE id = 1")
+	for _, c := range []struct {
+		multi bool
+		tls   string
+	}{{false, "false"}, {true, "false"}, {false, "skip-verify"}} {
+		multi := c.multi
+		dsn := fmt.Sprintf("root@tcp(%s)/rs?multiStatements=%t&tls=%s", addr, multi, c.tls)
+		pool, err := sql.Open("mysql", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pool.Close()
+		conn, err := pool.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		want := []string{"n|2", "id,v|1,a|2,b", "id", "inner_col|in"}
+		if got, err := resultSets(t, conn, "CALL report(0)"); err != nil || strings.Join(got, " ; ") != strings.Join(want, " ; ") {
+			t.Errorf("%s: CALL report(0) = %q, %v; want %q", dsn, got, err, want)
+		}
+		got, err := resultSets(t, conn, "CALL fails()")
+		if len(got) != 1 || got[0] != "first|1" {
+			t.Errorf("%s: CALL fails() sent %q before its error, want [first|1]", dsn, got)
+		}
+		wantMySQLError(t, err, 1062, "23000")
+		if _, err := conn.ExecContext(context.Background(), "CALL quiet()"); err != nil {
+			t.Errorf("%s: CALL quiet(): %v", dsn, err)
+		}
+		// The connection goes on as before.
+		if got, err := resultSets(t, conn, "SELECT v FROM t WHERE id = 2"); err != nil || len(got) != 1 || got[0] != "v|b" {
+			t.Errorf("%s: after the CALLs: %q, %v", dsn, got, err)
+		}
+		got, err = resultSets(t, conn, "CALL inner_p(); SELECT 'after' AS a")
+		if multi {
+			if err != nil || strings.Join(got, " ; ") != "inner_col|in ; a|after" {
+				t.Errorf("CALL then SELECT in one query: %q, %v", got, err)
+			}
+		} else {
+			wantMySQLError(t, err, 1064, "42000")
+		}
+	}
+}
+

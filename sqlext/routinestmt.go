@@ -71,7 +71,7 @@ func (r *procRun) noteResult(sch sql.Schema, rows []sql.Row) {
 	if len(rows) == 1 && types.IsOkResult(rows[0]) {
 		r.rowCount = int64(types.GetOkResult(rows[0]).RowsAffected)
 	} else if len(sch) > 0 && !types.IsOkResultSchema(sch) {
-		r.result = &procResult{sch: sch, rows: rows}
+		r.addResults(&procResult{sch: sch, rows: rows})
 	}
 	r.da = nil
 	for _, w := range r.ctx.Session.Warnings() {
@@ -87,6 +87,19 @@ func (r *procRun) noteResult(sch sql.Schema, rows []sql.Row) {
 		}
 		r.da = append(r.da, condition{code: w.Code, state: state, msg: w.Message, warning: true})
 	}
+}
+
+// addResults adds result sets to the CALL's answer, or keeps the last
+// when the client can be sent only one.
+func (r *procRun) addResults(res ...*procResult) {
+	if len(res) == 0 {
+		return
+	}
+	if !r.allResults {
+		r.results = append(r.results[:0], res[len(res)-1])
+		return
+	}
+	r.results = append(r.results, res...)
 }
 
 // setStatement carries out a SET: each assignment of a local variable is
@@ -189,7 +202,7 @@ func (r *procRun) call(f *procFrame, c *ast.Call) (done bool, err error) {
 	if !ok {
 		return false, nil
 	}
-	inner := &procRun{ctx: r.ctx, runner: r.runner, parser: r.parser, name: db + "." + name, active: r.active, inStatement: r.inStatement}
+	inner := &procRun{ctx: r.ctx, runner: r.runner, parser: r.parser, name: db + "." + name, active: r.active, inStatement: r.inStatement, allResults: r.allResults}
 	args := make([]procArg, len(c.Params))
 	for i, e := range c.Params {
 		args[i].in = func() (any, error) { return r.evalExpr(f, e) }
@@ -197,11 +210,10 @@ func (r *procRun) call(f *procFrame, c *ast.Call) (done bool, err error) {
 			args[i].out = func(v any, _ sql.Type) error { return r.assign(f, target, v) }
 		}
 	}
-	if err := inner.run(db, spd.CreateStatement, &spd.SqlMode, args); err != nil {
+	err = inner.run(db, spd.CreateStatement, &spd.SqlMode, args)
+	r.addResults(inner.results...)
+	if err != nil {
 		return true, err
-	}
-	if inner.result != nil {
-		r.result = inner.result
 	}
 	r.da, r.rowCount = inner.da, inner.rowCount
 	return true, nil

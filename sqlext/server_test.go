@@ -116,7 +116,20 @@ func queryStrings(t *testing.T, db querier, q string, args ...any) [][]string {
 		t.Fatalf("%s: %v", q, err)
 	}
 	defer rows.Close()
-	cols, _ := rows.Columns()
+	out, err := rowStrings(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// rowStrings reads the rows of rows' current result set as text, NULL as
+// "NULL".
+func rowStrings(rows *sql.Rows) ([][]string, error) {
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
 	var out [][]string
 	for rows.Next() {
 		vals := make([]sql.NullString, len(cols))
@@ -125,7 +138,7 @@ func queryStrings(t *testing.T, db querier, q string, args ...any) [][]string {
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
+			return out, err
 		}
 		row := make([]string, len(cols))
 		for i, v := range vals {
@@ -137,10 +150,7 @@ func queryStrings(t *testing.T, db querier, q string, args ...any) [][]string {
 		}
 		out = append(out, row)
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return out, rows.Err()
 }
 
 // querier is a *sql.DB or a *sql.Conn.

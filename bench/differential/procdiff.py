@@ -13,7 +13,8 @@ for its column or variable); SIGNAL and RESIGNAL; GET DIAGNOSTICS in
 handlers; and transactions begun, committed and rolled back in the body.
 Messages written to pz.log hold only variables and constants.
 
-After each CALL it compares the CALL's outcome (the error code, or OK),
+After each CALL it compares the CALL's outcome (the error code, or OK)
+and the result sets it answered with (the procedure's bare SELECTs),
 the user variables given for OUT and INOUT parameters and those the
 procedure sets, the messages in pz.log in the order they were written and
 the rows of pz.t, then both tables again after a ROLLBACK, which shows
@@ -30,9 +31,7 @@ them its own way), and a decimal zero in a user variable (which MariaDB
 keeps as 0, not 0.00): all are read the MySQL way before comparing. An
 average put in a user variable is cut to two places (MariaDB keeps more of
 it than MySQL). Never generated: a subquery that reads the table its
-statement writes (MySQL refuses it, MariaDB does not), a bare SELECT
-(sqlearn answers a CALL with its last result set only, so no result sets
-are compared), a cursor opened in a handler while one of the block the
+statement writes (MySQL refuses it, MariaDB does not), a cursor opened in a handler while one of the block the
 condition left is still open (MariaDB takes the two for one) and GET
 STACKED DIAGNOSTICS (MariaDB 10.11 has none). Also left out: the text of a
 CALL's error (its code is compared), and auto-increment values after
@@ -305,6 +304,18 @@ class Generator:
             out.append(f"SET {pick(ints)} = ROW_COUNT();")
         return out
 
+    def select(self, sc):
+        """A bare SELECT, whose rows are a result set of the CALL's answer
+        (every column named, so that no name depends on how a server
+        writes an expression)."""
+        i = self.expr(sc, "int", 1)
+        return [pick([
+            f"SELECT {self.expr(sc, 'int')} AS i, {self.expr(sc, 'str')} AS s, {self.expr(sc, 'dec')} AS d;",
+            f"SELECT id, a, b FROM pz.t WHERE a > {i} ORDER BY id;",
+            f"SELECT COUNT(*) AS n, SUM(a) AS total FROM pz.t WHERE id > {i};",
+            f"SELECT msg FROM pz.log ORDER BY n DESC LIMIT 2;",
+        ])]
+
     def transaction(self, sc):
         return [pick(["START TRANSACTION", "START TRANSACTION", "COMMIT", "ROLLBACK", "SAVEPOINT sp1",
                       "ROLLBACK TO SAVEPOINT sp1"]) + ";"]
@@ -386,7 +397,7 @@ class Generator:
     def statement(self, sc, d, tables=True):
         kinds = ["assign"] * 4 + ["log"] * 3 + ["select_into"] * 2 + ["signal"]
         if tables:
-            kinds += ["dml"] * 3 + ["failing"] * 3 + ["transaction"]
+            kinds += ["dml"] * 3 + ["failing"] * 3 + ["transaction", "select"]
         if sc.labels:
             kinds += ["jump"] * 2
         if sc.handler:
@@ -536,12 +547,19 @@ class Side:
         self.conn = pymysql.connect(**self.params, autocommit=True, read_timeout=30)
 
     def run(self, q):
-        """The outcome of q: ("ok",) or ("error", code, message)."""
+        """The outcome of q: ("ok",) or ("error", code, message); sets is
+        left holding the result sets it answered with before that, each
+        its column names and rows."""
+        self.sets = []
         try:
             cur = self.conn.cursor()
             cur.execute(q)
-            while cur.nextset():
-                pass
+            while True:
+                if cur.description:
+                    names = tuple(d[0] for d in cur.description)
+                    self.sets.append((names, [tuple(normal(v) for v in r) for r in cur.fetchall()]))
+                if not cur.nextset():
+                    break
             return ("ok",)
         except pymysql.err.OperationalError as e:
             if e.args[0] in (2006, 2013, 2014):
@@ -617,7 +635,10 @@ def check(case, sides):
         show(case, "CREATE PROCEDURE", text, created)
         return "differ"
     called = [s.run(call) for s in sides]
+    answered = [s.sets for s in sides]
     states = [s.state(outs) for s in sides]
+    if answered[0] != answered[1]:
+        states[0]["result sets"], states[1]["result sets"] = answered
     if called[0][:2] != called[1][:2] or states[0] != states[1]:
         show(case, call + (f" after {sets}" if sets else ""), text, called, states)
         return "differ"

@@ -173,6 +173,16 @@ public class SessionJdbc {
                 check(Math.abs(got - 31) < 1e-6, "prediction of y = 3x + 1 at 10: " + got);
             }
         }
+        // A procedure's every SELECT is a result set of the CALL's answer.
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE PROCEDURE pts_report(IN lim DOUBLE) BEGIN "
+                + "SELECT COUNT(*) AS n FROM pts; SELECT x FROM pts WHERE x < lim ORDER BY x; END");
+            check(st.execute("CALL pts_report(2)"), "CALL pts_report answers with rows");
+            checkEq(column(st.getResultSet(), "n"), Arrays.asList("20"), "the CALL's first result set");
+            check(st.getMoreResults(), "a second result set");
+            checkEq(column(st.getResultSet(), "x"), Arrays.asList("0", "1"), "the CALL's second result set");
+            check(!st.getMoreResults() && st.getUpdateCount() == 0, "the CALL's OK after its result sets");
+        }
         try (PreparedStatement ps = c.prepareStatement("CALL sys.ML_SCORE('jd.pts', 'y', @m, 'r2', @s, NULL)")) {
             ps.execute();
         }

@@ -69,3 +69,11 @@ CALL add_order(1, 45.50, @t2);
 CALL add_order(NULL, 1.00, @t3);
 SELECT @t1, @t2, @t3, @err, tier_of(@t2) AS tier;
 SELECT user_id, COUNT(*) AS n FROM ledger GROUP BY user_id;
+DELIMITER //
+CREATE PROCEDURE ledger_report(IN u INT)
+BEGIN
+  SELECT COUNT(*) AS orders FROM ledger WHERE user_id = u;
+  SELECT id, amount FROM ledger WHERE user_id = u ORDER BY id;
+END//
+DELIMITER ;
+CALL ledger_report(1);

@@ -45,6 +45,14 @@ try:
 except pymysql.err.ProgrammingError as e:
     assert e.args[0] == 1064, e.args
 
+# A procedure's every SELECT is a result set of the CALL's answer, then OK.
+cur.execute("CREATE PROCEDURE kv_report() BEGIN SELECT COUNT(*) FROM kv; SELECT k FROM kv ORDER BY k; END")
+cur.execute("CALL kv_report()")
+sets = [cur.fetchall()]
+while cur.nextset():
+    sets.append(cur.fetchall())
+assert sets == [((3,),), (("a",), ("b",), ("c",)), ()], sets
+
 cur.execute("SELECT @@version")
 assert cur.fetchone()[0] == conn.get_server_info(), (conn.get_server_info(),)
 print("ok")
