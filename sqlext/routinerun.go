@@ -324,6 +324,11 @@ func (r *procRun) run(db, text string, mode *string, args []procArg) error {
 		r.ctx.SetCurrentDatabase(db)
 		defer r.ctx.SetCurrentDatabase(current)
 	}
+	restore, err := r.asDefiner(routine)
+	if err != nil {
+		return err
+	}
+	defer restore()
 	fl, err := r.list(params, []compound.Stmt{routine.Body})
 	if err != nil {
 		var u *unhandled

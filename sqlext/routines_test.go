@@ -688,3 +688,62 @@ func TestCallAnswersEveryResultSet(t *testing.T) {
 	}
 }
 
+// TestRoutinesRunWithTheirDefinersPrivileges: a procedure or function of
+// SQL SECURITY DEFINER (the default) runs its statements with its
+// definer's privileges, so an account granted only EXECUTE can call one
+// that reads and writes tables it cannot touch itself, and CURRENT_USER()
+// inside names the definer; one of SQL SECURITY INVOKER runs with the
+// caller's. The caller's own privileges are back once the CALL ends,
+// failed or not. A definer that is no account is MySQL's 1449. The server
+// ran every routine with the caller's privileges.
+func TestRoutinesRunWithTheirDefinersPrivileges(t *testing.T) {
+	_, addr, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE sec", "USE sec",
+		"CREATE TABLE secret (id INT AUTO_INCREMENT PRIMARY KEY, v INT)",
+		"INSERT INTO secret (v) VALUES (10)",
+		"CREATE PROCEDURE add_secret(IN x INT) BEGIN INSERT INTO secret (v) VALUES (x); SELECT COUNT(*) AS n FROM secret; END",
+		"CREATE PROCEDURE peek() SQL SECURITY INVOKER SELECT SUM(v) FROM secret",
+		"CREATE PROCEDURE who(OUT inside VARCHAR(100)) SET inside = CURRENT_USER()",
+		"CREATE PROCEDURE bad() BEGIN INSERT INTO secret (v) VALUES (1); INSERT INTO secret (id, v) VALUES (1, 1); END",
+		"CREATE FUNCTION total() RETURNS INT READS SQL DATA RETURN (SELECT SUM(v) FROM secret)",
+		"CREATE DEFINER = 'ghost'@'%' PROCEDURE orphan() SELECT 1",
+		"CREATE USER 'clerk'@'%' IDENTIFIED BY 'pw'",
+		"GRANT EXECUTE ON sec.* TO 'clerk'@'%'")
+	clerk := connectAs(t, addr, "clerk:pw", "sec")
+	clerk.SetMaxOpenConns(1)
+	denied := func(q string) {
+		t.Helper()
+		_, err := clerk.Exec(q)
+		wantMySQLError(t, err, 1142, "42000")
+	}
+	denied("SELECT * FROM secret")
+	if got := flat(queryStrings(t, clerk, "CALL add_secret(5)")); got != "2" {
+		t.Errorf("CALL add_secret(5) as clerk = %q, want 2", got)
+	}
+	var inside, after string
+	if _, err := clerk.Exec("CALL who(@inside)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := clerk.QueryRow("SELECT @inside, CURRENT_USER()").Scan(&inside, &after); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(inside, "root@") || !strings.HasPrefix(after, "clerk@") {
+		t.Errorf("CURRENT_USER() inside the procedure %q, after it %q; want root's, then clerk's", inside, after)
+	}
+	if got := flat(queryStrings(t, clerk, "SELECT total()")); got != "15" {
+		t.Errorf("SELECT total() as clerk = %q, want 15", got)
+	}
+	_, err := clerk.Exec("CALL peek()")
+	wantMySQLError(t, err, 1142, "42000")
+	_, err = clerk.Exec("CALL bad()")
+	wantMySQLError(t, err, 1062, "23000")
+	// The caller's own privileges are back after a failed CALL.
+	denied("SELECT * FROM secret")
+	denied("INSERT INTO secret (v) VALUES (1)")
+	_, err = clerk.Exec("CALL orphan()")
+	wantMySQLMessage(t, "CALL orphan()", err, 1449, "HY000", "The user specified as a definer ('ghost'@'%') does not exist")
+	if got := flat(queryStrings(t, db, "SELECT GROUP_CONCAT(v ORDER BY id) FROM secret")); got != "10,5,1" {
+		t.Errorf("secret holds %q, want 10,5,1 (bad() commits its first INSERT under autocommit)", got)
+	}
+}

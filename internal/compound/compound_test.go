@@ -206,6 +206,25 @@ func TestFunctionHeader(t *testing.T) {
 	if r, _, _ := Procedure("CREATE DEFINER = CURRENT_USER PROCEDURE p() SELECT 1"); !r.HasDefiner {
 		t.Errorf("definer: %+v", r)
 	}
+	for _, tc := range []struct {
+		text, user, host string
+		invoker          bool
+	}{
+		{"CREATE DEFINER=`ro ot`@`local``host` PROCEDURE p() SQL SECURITY INVOKER SELECT 1", "ro ot", "local`host", true},
+		{"CREATE DEFINER='app'@'%' PROCEDURE p() COMMENT 'x' SQL SECURITY DEFINER SELECT 1", "app", "%", false},
+		{"CREATE DEFINER=app@localhost PROCEDURE p() SELECT 1", "app", "localhost", false},
+		{`CREATE DEFINER="app"@"10.0.0.1" FUNCTION f() RETURNS INT SQL SECURITY INVOKER RETURN 1`, "app", "10.0.0.1", true},
+		{"CREATE DEFINER = CURRENT_USER() PROCEDURE p() SELECT 1", "", "", false},
+	} {
+		read := Procedure
+		if strings.Contains(tc.text, "FUNCTION") {
+			read = Function
+		}
+		r, ok, err := read(tc.text)
+		if !ok || err != nil || r.DefinerUser != tc.user || r.DefinerHost != tc.host || r.Invoker != tc.invoker {
+			t.Errorf("%s: %+v, %v, %v", tc.text, r, ok, err)
+		}
+	}
 	if _, ok, _ := Function("CREATE PROCEDURE p() SELECT 1"); ok {
 		t.Error("a procedure read as a function")
 	}

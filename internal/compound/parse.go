@@ -22,6 +22,12 @@ type Routine struct {
 	// is the offset just past its CREATE, where MySQL writes one.
 	HasDefiner bool
 	Created    int
+	// DefinerUser and DefinerHost are the account the DEFINER clause
+	// names, empty when it names CURRENT_USER or there is none.
+	DefinerUser, DefinerHost string
+	// Invoker says the routine is SQL SECURITY INVOKER: its statements
+	// run with the caller's privileges, not its definer's.
+	Invoker bool
 }
 
 // Param is a procedure's parameter. Mode is IN, OUT or INOUT (upper
@@ -188,10 +194,13 @@ func (p *parser) routineHeader(r *Routine) bool {
 				p.i += 2
 			}
 		} else {
-			p.i++ // the user
+			r.DefinerUser = accountPart(p.peek(0).text)
+			p.i++
 			if t := p.peek(0); t.kind == tokVar && !strings.HasPrefix(t.text, "@@") {
-				p.i++ // @host
+				r.DefinerHost = accountPart(t.text[1:])
+				p.i++
 			} else if p.atPunct("@") {
+				r.DefinerHost = accountPart(p.peek(1).text)
 				p.i += 2
 			}
 		}
@@ -234,8 +243,17 @@ func (p *parser) routineHeader(r *Routine) bool {
 			return false
 		}
 	}
-	p.characteristics()
+	r.Invoker = p.characteristics()
 	return true
+}
+
+// accountPart is the user or host name of an account as written: bare,
+// or quoted with ', " or `.
+func accountPart(text string) string {
+	if len(text) >= 2 && (text[0] == '\'' || text[0] == '"' || text[0] == '`') && text[len(text)-1] == text[0] {
+		return unquote(text)
+	}
+	return text
 }
 
 // returnType reads a function's RETURNS type: a type name, its length or
@@ -312,7 +330,7 @@ func (p *parser) params() (params []Param, ok bool) {
 }
 
 // characteristics reads a routine's characteristics, up to its body.
-func (p *parser) characteristics() {
+func (p *parser) characteristics() (invoker bool) {
 	for !p.eof() {
 		switch {
 		case p.at("COMMENT") && p.peek(1).kind == tokString:
@@ -328,11 +346,13 @@ func (p *parser) characteristics() {
 		case (p.at("READS") || p.at("MODIFIES")) && p.peek(1).is("SQL") && p.peek(2).is("DATA"):
 			p.i += 3
 		case p.at("SQL") && p.peek(1).is("SECURITY") && (p.peek(2).is("DEFINER") || p.peek(2).is("INVOKER")):
+			invoker = p.peek(2).is("INVOKER")
 			p.i += 3
 		default:
-			return
+			return invoker
 		}
 	}
+	return invoker
 }
 
 // statement reads one statement, leaving the ';' after it.
