@@ -271,6 +271,11 @@ func sqlError(err error) error {
 		out.Num, out.State = erDependentByCheck, "HY000"
 		out.Message = fmt.Sprintf("Check constraint '%s' uses column '%s', hence column cannot be dropped or renamed.", check, column)
 	}
+	var proc string
+	if _, err := fmt.Sscanf(out.Message, "stored procedure %q already exists", &proc); err == nil {
+		out.Num, out.State = erSPAlreadyExistsProc, "42000"
+		out.Message = fmt.Sprintf("PROCEDURE %s already exists", proc)
+	}
 	if strings.HasPrefix(out.Message, "SAVEPOINT ") && strings.HasSuffix(out.Message, " does not exist") {
 		// ROLLBACK TO or RELEASE of a savepoint never set: the engine's
 		// code was 1146, an unknown table.

@@ -54,6 +54,10 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		}
 	case *plan.Call:
 		return o.call(ctx, n, row)
+	case *plan.CreateProcedure:
+		return createProcedure(ctx, n)
+	case *plan.ShowCreateProcedure:
+		return o.showCreateProcedure(ctx, n, row)
 	case *plan.ShowColumns:
 		return showColumns(ctx, n, row)
 	case *plan.ShowVariables:

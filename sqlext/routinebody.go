@@ -40,6 +40,12 @@ func parseProcedure(query string, parse func(string) (ast.Statement, string, str
 	if !isProc {
 		return nil, "", "", false, nil
 	}
+	if err == nil && r.IfNotExists {
+		// The engine's parser has no IF NOT EXISTS here; the CREATE
+		// reads it from the statement's text (createProcedure).
+		query = withoutIfNotExists(query, r)
+		r, _, err = readProcedure(query)
+	}
 	if err == nil && check != nil {
 		err = check(r)
 	}
@@ -56,6 +62,12 @@ func parseProcedure(query string, parse func(string) (ast.Statement, string, str
 		return st, pre, rest, true, nil
 	}
 	at := ddl.SubStatementPositionStart
+	if k := strings.Index(stub, pre); k >= 0 && r.Start-k >= 0 && strings.HasPrefix(pre[r.Start-k:], stubBody) {
+		// Where the stub lies is known; the parser counts one byte short
+		// after a COMMENT's string.
+		at = r.Start - k
+		ddl.SubStatementPositionStart = at
+	}
 	if at < 0 || at+len(stubBody) > len(pre) || pre[at:at+len(stubBody)] != stubBody {
 		return nil, "", "", true, mysql.NewSQLError(mysql.ERParseError, "42000", "You have an error in your SQL syntax near '%s'", query[r.Start:])
 	}
@@ -228,12 +240,23 @@ func parseOneProcedure(query string, parse func(string) (ast.Statement, int, err
 	if !ok || err != nil {
 		return st, 0, ok, err
 	}
-	// n is where the statement ends in the text with the stub body.
+	// n is where the statement ends in the text with the stub body (and
+	// without IF NOT EXISTS, which parseProcedure takes out first).
 	r, _, _ := readProcedure(query)
-	if delta := r.End - r.Start - len(stubBody); n >= r.Start+len(stubBody) {
+	removed := 0
+	if r.IfNotExists {
+		removed = len(query) - len(withoutIfNotExists(query, r))
+	}
+	if delta := r.End - r.Start - len(stubBody); n >= r.Start-removed+len(stubBody) {
 		n += delta
 	}
-	return st, n, true, nil
+	return st, n + removed, true, nil
+}
+
+// withoutIfNotExists is the CREATE PROCEDURE query, read as r, without
+// its IF NOT EXISTS.
+func withoutIfNotExists(query string, r *compound.Routine) string {
+	return query[:r.IfNotExistsSpan[0]] + strings.TrimLeftFunc(query[r.IfNotExistsSpan[1]:], unicode.IsSpace)
 }
 
 // checkedRoutines holds the texts of procedures whose statements

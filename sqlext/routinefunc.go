@@ -234,7 +234,7 @@ func (p *Provider) showCreateFunction(ctx *sql.Context, db, name string) (sql.Ro
 	}
 	cs, _ := ctx.GetSessionVariable(ctx, "character_set_client")
 	cc, _ := ctx.GetSessionVariable(ctx, "collation_connection")
-	return sql.RowsToRowIter(sql.Row{f.Name, f.SqlMode, f.CreateStatement, fmt.Sprint(cs), fmt.Sprint(cc), d.GetCollation(ctx).Name()}), nil
+	return sql.RowsToRowIter(sql.Row{f.Name, f.SqlMode, unqualifiedRoutine(f.CreateStatement), fmt.Sprint(cs), fmt.Sprint(cc), d.GetCollation(ctx).Name()}), nil
 }
 
 // okRows is the answer of a system procedure without a schema: no rows,

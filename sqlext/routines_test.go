@@ -285,9 +285,9 @@ func TestProcedureBodiesCheckedWhenCreated(t *testing.T) {
 	if err := db.QueryRow("SHOW CREATE PROCEDURE kept").Scan(&name, &mode, &text, new(any), new(any), new(any)); err != nil {
 		t.Fatal(err)
 	}
-	// The text as written, with the creating account as its definer, as
-	// MySQL keeps it.
-	if want := "CREATE DEFINER=" + definer(t, db) + " PROCEDURE kept() " + body; text != want {
+	// The text as written, with the creating account as its definer and
+	// the name quoted, as MySQL shows it.
+	if want := "CREATE DEFINER=" + definer(t, db) + " PROCEDURE `kept`() " + body; text != want {
 		t.Errorf("SHOW CREATE PROCEDURE: %q, want %q", text, want)
 	}
 }
@@ -399,7 +399,7 @@ func TestStoredFunctions(t *testing.T) {
 	if err := db.QueryRow("SHOW CREATE FUNCTION twice").Scan(&name, &mode, &text, new(any), new(any), new(any)); err != nil {
 		t.Fatal(err)
 	}
-	if text != "CREATE DEFINER="+definer(t, db)+" FUNCTION twice(x INT) RETURNS INT DETERMINISTIC RETURN x * 2" {
+	if text != "CREATE DEFINER="+definer(t, db)+" FUNCTION `twice`(x INT) RETURNS INT DETERMINISTIC RETURN x * 2" {
 		t.Errorf("SHOW CREATE FUNCTION: %q", text)
 	}
 	for _, c := range []struct {
@@ -745,5 +745,50 @@ func TestRoutinesRunWithTheirDefinersPrivileges(t *testing.T) {
 	wantMySQLMessage(t, "CALL orphan()", err, 1449, "HY000", "The user specified as a definer ('ghost'@'%') does not exist")
 	if got := flat(queryStrings(t, db, "SELECT GROUP_CONCAT(v ORDER BY id) FROM secret")); got != "10,5,1" {
 		t.Errorf("secret holds %q, want 10,5,1 (bad() commits its first INSERT under autocommit)", got)
+	}
+}
+
+// TestRoutineTextsAsMySQLKeepsThem: SHOW CREATE PROCEDURE and SHOW CREATE
+// FUNCTION give the routine's SQL mode (it was empty) and its name as
+// MySQL writes it, unqualified and quoted, so that a dump restores the
+// routine into the database it is loaded in (the qualified name created it
+// in the original one). A procedure with a COMMENT is created (it was a
+// syntax error), and CREATE PROCEDURE IF NOT EXISTS of one that exists is
+// note 1304 and keeps it (it was a syntax error); without IF NOT EXISTS
+// it is error 1304 (it was 1060, a duplicate column).
+func TestRoutineTextsAsMySQLKeepsThem(t *testing.T) {
+	db := routineSetup(t)
+	who := definer(t, db)
+	mustExecAll(t, db,
+		"SET sql_mode = 'REAL_AS_FLOAT,NO_ENGINE_SUBSTITUTION'",
+		"CREATE PROCEDURE rt.pb() COMMENT 'it''s here' SELECT CONCAT('a', 'b') AS ab",
+		"CREATE FUNCTION rt.fx(a INT) RETURNS INT DETERMINISTIC RETURN a + 1",
+		"SET sql_mode = DEFAULT",
+		"CREATE PROCEDURE IF NOT EXISTS rt.ifnew() SELECT 1 AS first",
+		"CREATE PROCEDURE IF NOT EXISTS rt.ifnew() SELECT 2 AS second")
+	wantAnswers(t, db, "routine texts", map[string]string{
+		"SHOW CREATE PROCEDURE rt.pb": "pb,NO_ENGINE_SUBSTITUTION,REAL_AS_FLOAT,CREATE DEFINER=" + who +
+			" PROCEDURE `pb`() COMMENT 'it''s here' SELECT CONCAT('a', 'b') AS ab,utf8mb4,utf8mb4_0900_ai_ci,utf8mb4_0900_ai_ci",
+		"SHOW CREATE FUNCTION rt.fx": "fx,NO_ENGINE_SUBSTITUTION,REAL_AS_FLOAT,CREATE DEFINER=" + who +
+			" FUNCTION `fx`(a INT) RETURNS INT DETERMINISTIC RETURN a + 1,utf8mb4,utf8mb4_0900_ai_ci,utf8mb4_0900_ai_ci",
+		"SELECT ROUTINE_COMMENT FROM information_schema.ROUTINES WHERE ROUTINE_NAME = 'pb'": "it's here",
+		"CALL rt.ifnew()": "1",
+		"CALL rt.pb()":    "ab",
+	})
+	_, err := db.Exec("CREATE PROCEDURE rt.ifnew() SELECT 3")
+	wantMySQLMessage(t, "CREATE PROCEDURE of one that exists", err, 1304, "42000", "PROCEDURE ifnew already exists")
+	mustExecAll(t, db, "CREATE PROCEDURE IF NOT EXISTS rt.ifnew() SELECT 3")
+	var level, code, msg string
+	if err := db.QueryRow("SHOW WARNINGS").Scan(&level, &code, &msg); err != nil || code != "1304" || msg != "PROCEDURE ifnew already exists" {
+		t.Errorf("CREATE PROCEDURE IF NOT EXISTS of one that exists: warning %s %s %q, %v", level, code, msg, err)
+	}
+	// The text SHOW gives restores the procedure into another database.
+	var name, mode, text, cs, cc, dc string
+	if err := db.QueryRow("SHOW CREATE PROCEDURE rt.pb").Scan(&name, &mode, &text, &cs, &cc, &dc); err != nil {
+		t.Fatal(err)
+	}
+	mustExecAll(t, db, "CREATE DATABASE rt2", "USE rt2", "SET sql_mode = '"+mode+"'", text, "SET sql_mode = DEFAULT")
+	if got := flat(queryStrings(t, db, "CALL rt2.pb()")); got != "ab" {
+		t.Errorf("CALL of the procedure restored into rt2: %q", got)
 	}
 }

@@ -200,6 +200,10 @@ func TestFunctionHeader(t *testing.T) {
 			t.Errorf("%q: %+v", tc.text, r)
 		}
 	}
+	text := "CREATE PROCEDURE IF NOT EXISTS `d`.p2 () SELECT 1"
+	if r, _, _ := Procedure(text); text[r.NameSpan[0]:r.NameSpan[1]] != "`d`.p2" || text[r.IfNotExistsSpan[0]:r.IfNotExistsSpan[1]] != "IF NOT EXISTS" {
+		t.Errorf("%s: name at %v, IF NOT EXISTS at %v", text, r.NameSpan, r.IfNotExistsSpan)
+	}
 	if r, _, _ := Procedure("  CREATE PROCEDURE p() SELECT 1"); r.HasDefiner || r.Created != 8 {
 		t.Errorf("no definer: %+v", r)
 	}

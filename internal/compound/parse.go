@@ -28,6 +28,10 @@ type Routine struct {
 	// Invoker says the routine is SQL SECURITY INVOKER: its statements
 	// run with the caller's privileges, not its definer's.
 	Invoker bool
+	// NameSpan is where the routine's name, qualified or not, lies in
+	// the text; IfNotExistsSpan where IF NOT EXISTS does (empty when it
+	// is not there).
+	NameSpan, IfNotExistsSpan [2]int
 }
 
 // Param is a procedure's parameter. Mode is IN, OUT or INOUT (upper
@@ -214,9 +218,11 @@ func (p *parser) routineHeader(r *Routine) bool {
 	}
 	p.i++
 	if p.at("IF") && p.peek(1).is("NOT") && p.peek(2).is("EXISTS") {
+		r.IfNotExistsSpan = [2]int{p.peek(0).start, p.peek(2).end}
 		p.i += 3
 		r.IfNotExists = true
 	}
+	r.NameSpan[0] = p.peek(0).start
 	name, err := p.ident()
 	if err != nil {
 		return false
@@ -229,6 +235,7 @@ func (p *parser) routineHeader(r *Routine) bool {
 		}
 		r.DB = name
 	}
+	r.NameSpan[1] = p.toks[p.i-1].end
 	params, ok := p.params()
 	if !ok {
 		return false
