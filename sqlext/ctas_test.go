@@ -36,3 +36,26 @@ func TestCreateTableAsSelectColumns(t *testing.T) {
 		"SELECT COALESCE(md, 'null'), COALESCE(sn, 'null') FROM cs.e":       "null,null",
 	})
 }
+
+// TestTableOptionsAsMySQLReadsThem: a storage engine named in quotes
+// (ENGINE='InnoDB') is taken in CREATE and ALTER TABLE, and one MySQL
+// does not know is still 1286; table options that change nothing here
+// (the engine, ROW_FORMAT, the default character set) may stand before
+// the query of a CREATE TABLE ... SELECT. All were syntax errors.
+func TestTableOptionsAsMySQLReadsThem(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE tob", "USE tob",
+		"CREATE TABLE q1 (a INT) ENGINE='InnoDB'",
+		`CREATE TABLE q2 (a INT) ENGINE = "MyISAM" DEFAULT CHARSET=utf8mb4`,
+		"ALTER TABLE q1 ENGINE='InnoDB'",
+		"CREATE TABLE c1 ENGINE=InnoDB AS SELECT 1 AS x",
+		"CREATE TABLE c2 ENGINE='InnoDB' DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC, COLLATE utf8mb4_0900_ai_ci SELECT 2 AS y",
+		"CREATE TABLE IF NOT EXISTS c1 ENGINE=InnoDB AS SELECT 3 AS x")
+	wantAnswers(t, db, "table options", map[string]string{
+		"SELECT x FROM c1": "1",
+		"SELECT y FROM c2": "2",
+		"SELECT GROUP_CONCAT(TABLE_NAME ORDER BY TABLE_NAME) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'tob'": "c1,c2,q1,q2",
+	})
+	_, err := db.Exec("CREATE TABLE q3 (a INT) ENGINE='Nope'")
+	wantMySQLError(t, err, 1286, "42000")
+}

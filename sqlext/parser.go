@@ -177,7 +177,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // rewriteRefused is a statement the parser refused written in what the
 // parser reads, and whether anything was rewritten: compound interval
 // units as single ones (see intervals.go), CHARSET in ALTER TABLE as
-// CHARACTER SET (see tablecharset.go), FOR SHARE, NOWAIT and SKIP LOCKED
+// CHARACTER SET (see tablecharset.go), quoted storage engine names bare
+// and table options before a CREATE TABLE's query out when they change
+// nothing (see tableoptions.go), FOR SHARE, NOWAIT and SKIP LOCKED
 // as the parser reads them (see lockingreads.go), a query in parentheses
 // after CREATE ... AS or INSERT bare (see parenquery.go), quantified comparisons (x >
 // ANY (SELECT ...)) as IN or scalar subqueries (see quantified.go), @v := expr assignments as
@@ -200,6 +202,7 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 	}
 	apply(rewriteCompoundIntervals)
 	apply(rewriteAlterCharset)
+	apply(rewriteTableOptions)
 	apply(rewriteLockingReads)
 	apply(rewriteQueryInParentheses)
 	if strings.Contains(q, ":=") {

@@ -9,7 +9,7 @@ import (
 // Apply applies a command at the given log index. It is all or nothing: on
 // error the state is as before. DDL ops must come alone in their command, so
 // that only row changes need undoing.
-func (s *Store) Apply(index uint64, c *Command) error {
+func (s *Store) Apply(index uint64, c *Command) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if index > s.mu.applied {
@@ -34,6 +34,15 @@ func (s *Store) Apply(index uint64, c *Command) error {
 		return s.applyDDL(&c.Ops[0])
 	}
 	u := &undo{}
+	defer func() {
+		// A row this store cannot hold fails its command on every node
+		// alike, where a panic would stop the server, and again each time
+		// it replays the log.
+		if r := recover(); r != nil {
+			u.rollback()
+			err = fmt.Errorf("%w: the command could not be applied: %v", ErrBadValue, r)
+		}
+	}()
 	for i := range c.Ops {
 		if err := s.applyRows(&c.Ops[i], u); err != nil {
 			u.rollback()

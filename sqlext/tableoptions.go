@@ -1,0 +1,183 @@
+package sqlext
+
+import (
+	"strings"
+)
+
+// Table options the parser refused, written as it reads them
+// (rewriteTableOptions, one of rewriteRefused's rewrites):
+//
+//   - A storage engine named in quotes, ENGINE='InnoDB' or ENGINE="InnoDB"
+//     (MySQL takes a name or a string), in CREATE and ALTER TABLE.
+//   - Table options before the query of a CREATE TABLE ... [AS] SELECT,
+//     which the parser reads only in a CREATE TABLE without a query. Those
+//     that change nothing in this server are taken out: the storage
+//     engine (one MySQL knows; another stays, and the statement is a
+//     syntax error), ROW_FORMAT and the other storage hints, and the
+//     character set utf8mb4 and collation utf8mb4_0900_ai_ci, the
+//     defaults. A statement with any other option (a COMMENT, another
+//     character set) is left as it is, a syntax error.
+
+// storageHints are table options that tune how MySQL's engines store a
+// table; this server stores every table its own way.
+var storageHints = map[string]bool{
+	"ROW_FORMAT": true, "KEY_BLOCK_SIZE": true, "STATS_PERSISTENT": true, "STATS_AUTO_RECALC": true,
+	"STATS_SAMPLE_PAGES": true, "PACK_KEYS": true, "CHECKSUM": true, "DELAY_KEY_WRITE": true,
+	"AVG_ROW_LENGTH": true, "MIN_ROWS": true, "MAX_ROWS": true,
+}
+
+// rewriteTableOptions writes q's table options as the parser reads them
+// (see above), and says whether it changed anything.
+func rewriteTableOptions(q string) (string, bool) {
+	toks := sqlTokens(q)
+	if len(toks) < 4 || !strings.EqualFold(toks[0].text, "CREATE") && !strings.EqualFold(toks[0].text, "ALTER") {
+		return q, false
+	}
+	table := 1
+	if strings.EqualFold(toks[1].text, "TEMPORARY") {
+		table = 2
+	}
+	if !strings.EqualFold(toks[table].text, "TABLE") {
+		return q, false
+	}
+	out, changed := unquoteEngines(q, toks)
+	if strings.EqualFold(toks[0].text, "CREATE") {
+		if r, ok := dropQueryTableOptions(out); ok {
+			out, changed = r, true
+		}
+	}
+	return out, changed
+}
+
+// unquoteEngines writes a quoted storage engine name bare.
+func unquoteEngines(q string, toks []sqlToken) (string, bool) {
+	var b strings.Builder
+	last := 0
+	for i := 0; i+1 < len(toks); i++ {
+		if !toks[i].word || !strings.EqualFold(toks[i].text, "ENGINE") {
+			continue
+		}
+		v := i + 1
+		if toks[v].text == "=" && v+1 < len(toks) {
+			v++
+		}
+		name, ok := quotedName(toks[v].text)
+		if !ok {
+			continue
+		}
+		b.WriteString(q[last:toks[v].start])
+		b.WriteString(name)
+		last = toks[v].end
+	}
+	if last == 0 {
+		return q, false
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
+}
+
+// quotedName is the name in a string 'name' or "name" of letters, digits
+// and underscores.
+func quotedName(text string) (string, bool) {
+	if len(text) < 3 || (text[0] != '\'' && text[0] != '"') || text[len(text)-1] != text[0] {
+		return "", false
+	}
+	name := text[1 : len(text)-1]
+	for _, c := range name {
+		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+// dropQueryTableOptions takes out of a CREATE TABLE ... [AS] query the
+// options before its query, when none of them changes anything here.
+func dropQueryTableOptions(q string) (string, bool) {
+	toks := sqlTokens(q)
+	i := 2
+	if strings.EqualFold(toks[1].text, "TEMPORARY") {
+		i = 3
+	}
+	if i+3 < len(toks) && strings.EqualFold(toks[i].text, "IF") && strings.EqualFold(toks[i+1].text, "NOT") && strings.EqualFold(toks[i+2].text, "EXISTS") {
+		i += 3
+	}
+	i++ // the name
+	if i+1 < len(toks) && toks[i].text == "." {
+		i += 2
+	}
+	if i < len(toks) && toks[i].text == "(" {
+		// A list of columns; a query in parentheses has no options before it.
+		depth := 0
+		for ; i < len(toks); i++ {
+			if toks[i].text == "(" {
+				depth++
+			} else if toks[i].text == ")" {
+				if depth--; depth == 0 {
+					i++
+					break
+				}
+			}
+		}
+	}
+	from, n := i, 0
+	for i < len(toks) {
+		t := toks[i]
+		switch {
+		case t.text == ",":
+			i++
+			continue
+		case t.word && isQueryStart(t.text):
+			if n == 0 {
+				return q, false
+			}
+			return q[:toks[from].start] + q[t.start:], true
+		}
+		next, ok := harmlessOption(toks, i)
+		if !ok {
+			return q, false
+		}
+		i, n = next, n+1
+	}
+	return q, false
+}
+
+// isQueryStart says whether word begins the query part of CREATE TABLE.
+func isQueryStart(word string) bool {
+	switch strings.ToUpper(word) {
+	case "AS", "SELECT", "WITH", "IGNORE", "REPLACE", "TABLE", "VALUES":
+		return true
+	}
+	return false
+}
+
+// harmlessOption reads the table option at toks[i], one that changes
+// nothing in this server, and gives the index after it; ok is false for
+// any other.
+func harmlessOption(toks []sqlToken, i int) (next int, ok bool) {
+	word := strings.ToUpper(toks[i].text)
+	if word == "DEFAULT" && i+1 < len(toks) {
+		i++
+		word = strings.ToUpper(toks[i].text)
+	}
+	if word == "CHARACTER" && i+1 < len(toks) && strings.EqualFold(toks[i+1].text, "SET") {
+		i++
+		word = "CHARSET"
+	}
+	i++
+	if i < len(toks) && toks[i].text == "=" {
+		i++
+	}
+	if i >= len(toks) {
+		return 0, false
+	}
+	value := strings.ToLower(strings.Trim(toks[i].text, "'\"`"))
+	switch {
+	case word == "ENGINE" && knownEngines[value],
+		storageHints[word],
+		word == "CHARSET" && value == "utf8mb4",
+		word == "COLLATE" && value == "utf8mb4_0900_ai_ci":
+		return i + 1, true
+	}
+	return 0, false
+}
