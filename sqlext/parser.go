@@ -191,7 +191,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // ENGINE as calls (see maintenance.go and showengine.go), HELP and SHOW
 // OPEN TABLES as SELECTs (see help.go and showopentables.go), and EXPLAIN
 // FORMAT=JSON as FORMAT=TREE (see explainjson.go), and CREATE FUNCTION,
-// DROP FUNCTION and SHOW CREATE FUNCTION as calls (see routinefunc.go).
+// DROP FUNCTION and SHOW CREATE FUNCTION as calls (see routinefunc.go),
+// and CREATE TABLE with columns and a query as a call (see
+// ctasdefined.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	sctx, _ := ctx.(*sql.Context)
 	q, changed := query, false
@@ -226,6 +228,7 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 	apply(rewriteShowEngine)
 	apply(rewriteExplainJSON)
 	apply(rewriteFunctionStatement)
+	apply(rewriteDefinedQuery)
 	return q, changed
 }
 

@@ -109,11 +109,13 @@ func rewriteFunctionStatement(query string) (string, bool) {
 	return "CALL " + SystemDatabase + "." + proc + "(" + args + ")" + rest, true
 }
 
-// functionExtensions are the procedures the rewritten statements call.
+// functionExtensions are the procedures the rewritten statements call
+// (and CREATE TABLE with columns and a query, ctasdefined.go).
 func functionExtensions(p *Provider) Extensions {
 	text := func(name string) *sql.Column { return &sql.Column{Name: name, Type: types.LongText, Nullable: true} }
 	return Extensions{Procedures: []sql.ExternalStoredProcedureDetails{
 		{Name: createFunctionProcedure, Schema: nil, Function: p.createFunction},
+		{Name: createSelectProcedure, Schema: types.OkResultSchema, Function: p.createSelect},
 		{Name: dropFunctionProcedure, Schema: nil, Function: p.dropFunction},
 		{Name: showCreateFunctionProcedure, Schema: sql.Schema{text("Function"), text("sql_mode"), text("Create Function"),
 			text("character_set_client"), text("collation_connection"), text("Database Collation")}, Function: p.showCreateFunction},

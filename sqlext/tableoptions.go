@@ -108,17 +108,10 @@ func dropQueryTableOptions(q string) (string, bool) {
 	}
 	if i < len(toks) && toks[i].text == "(" {
 		// A list of columns; a query in parentheses has no options before it.
-		depth := 0
-		for ; i < len(toks); i++ {
-			if toks[i].text == "(" {
-				depth++
-			} else if toks[i].text == ")" {
-				if depth--; depth == 0 {
-					i++
-					break
-				}
-			}
+		if i = matchingParen(toks, i); i < 0 {
+			return q, false
 		}
+		i++
 	}
 	from, n := i, 0
 	for i < len(toks) {
