@@ -521,6 +521,12 @@ func (d *draft) modify(ctx *sql.Context, c *plan.ModifyColumn) error {
 	if err := d.fkModifyRefused(ctx, col, c.Column()); err != nil {
 		return err
 	}
+	// PRIMARY KEY written in MODIFY adds a key, which a table that has
+	// one refuses, as MySQL does, even when the key is this column.
+	newKey := col.PrimaryKey
+	if newKey && len(d.keys) > 0 && d.keys[0].name == "PRIMARY" {
+		return multiplePrimaryKeys()
+	}
 	for r, row := range d.rows {
 		v, err := modifiedValue(ctx, col, row[i], r+1)
 		if err != nil {
@@ -552,6 +558,12 @@ func (d *draft) modify(ctx *sql.Context, c *plan.ModifyColumn) error {
 				return err
 			}
 		}
+	}
+	if newKey {
+		// MODIFY ... PRIMARY KEY makes the column the table's key, as
+		// ADD COLUMN ... PRIMARY KEY does.
+		d.rekeyed = true
+		return d.addPrimary(ctx, draftKey{name: "PRIMARY", cols: []string{col.Name}, unique: true})
 	}
 	return nil
 }

@@ -183,3 +183,44 @@ func TestDDLEndsTheTransaction(t *testing.T) {
 		t.Errorf("rows kept: %s, want %s", got, want)
 	}
 }
+
+// TestModifyColumnPrimaryKey: MODIFY (or CHANGE) of a column with PRIMARY
+// KEY makes it the table's primary key, as ADD COLUMN ... PRIMARY KEY
+// does, checking the rows (1062, 1138), and a table that has a primary
+// key refuses it with 1068 (MariaDB answers the same). The key was
+// silently left out.
+func TestModifyColumnPrimaryKey(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE mpk", "USE mpk",
+		"CREATE TABLE m1 (id INT, n INT)", "INSERT INTO m1 VALUES (1, 10), (2, 20)",
+		"ALTER TABLE m1 MODIFY COLUMN id INT PRIMARY KEY",
+		"CREATE TABLE m2 (id INT, n INT)",
+		"ALTER TABLE m2 CHANGE id k INT PRIMARY KEY, ADD COLUMN z INT",
+		"CREATE TABLE m3 (id INT, n INT)", "INSERT INTO m3 VALUES (1, 10), (1, 20)",
+		"CREATE TABLE m4 (id INT, n INT)", "INSERT INTO m4 VALUES (NULL, 10)")
+	for table, want := range map[string]string{
+		"m1": "CREATE TABLE `m1` (\n  `id` int NOT NULL,\n  `n` int DEFAULT NULL,\n  PRIMARY KEY (`id`)\n)",
+		"m2": "CREATE TABLE `m2` (\n  `k` int NOT NULL,\n  `n` int DEFAULT NULL,\n  `z` int DEFAULT NULL,\n  PRIMARY KEY (`k`)\n)",
+	} {
+		if got := showCreate(t, db, "SHOW CREATE TABLE "+table); !strings.HasPrefix(got, want) {
+			t.Errorf("SHOW CREATE TABLE %s:\n%s\nwant it to begin\n%s", table, got, want)
+		}
+	}
+	_, err := db.Exec("INSERT INTO m1 VALUES (1, 30)")
+	wantMySQLError(t, err, 1062, "23000")
+	for _, c := range []struct {
+		q    string
+		code uint16
+	}{
+		{"ALTER TABLE m1 MODIFY COLUMN n INT PRIMARY KEY", 1068},
+		{"ALTER TABLE m1 MODIFY COLUMN id BIGINT PRIMARY KEY", 1068},
+		{"ALTER TABLE m3 MODIFY id INT PRIMARY KEY", 1062},
+		{"ALTER TABLE m4 MODIFY id INT PRIMARY KEY", 1138},
+	} {
+		_, err := db.Exec(c.q)
+		wantMySQLError(t, err, c.code, "")
+	}
+	if got := showCreate(t, db, "SHOW CREATE TABLE m3"); strings.Contains(got, "PRIMARY KEY") {
+		t.Errorf("a refused MODIFY left a key:\n%s", got)
+	}
+}

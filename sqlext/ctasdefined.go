@@ -248,9 +248,7 @@ func fillDefined(exec func(string) (sql.Schema, []sql.Row, error), d definedQuer
 	for _, c := range sch {
 		has[strings.ToLower(c.Name)] = c.Name
 	}
-	// A column's own keys come after all the columns' definitions: a
-	// MODIFY after ADD PRIMARY KEY would let the column hold NULL again.
-	var clauses, inline []string
+	var clauses []string
 	after := ""
 	for _, el := range listElements(text[d.open+1 : d.close]) {
 		if keyElement(el) {
@@ -265,9 +263,7 @@ func fillDefined(exec func(string) (sql.Schema, []sql.Row, error), d definedQuer
 		own, queried := has[strings.ToLower(name)]
 		switch {
 		case queried:
-			el, keys := inlineKeys(quoteIdent(own)+el[toks[0].end:], own)
-			inline = append(inline, keys...)
-			clauses = append(clauses, "MODIFY COLUMN "+el)
+			clauses = append(clauses, "MODIFY COLUMN "+quoteIdent(own)+el[toks[0].end:])
 		case after == "":
 			clauses = append(clauses, "ADD COLUMN "+el+" FIRST")
 		default:
@@ -277,7 +273,6 @@ func fillDefined(exec func(string) (sql.Schema, []sql.Row, error), d definedQuer
 			after = name
 		}
 	}
-	clauses = append(clauses, inline...)
 	if len(clauses) > 0 {
 		if _, _, err := exec("ALTER TABLE " + d.name + " " + strings.Join(clauses, ", ")); err != nil {
 			return 0, err
@@ -311,38 +306,6 @@ func fillDefined(exec func(string) (sql.Schema, []sql.Row, error), d definedQuer
 		return 0, err
 	}
 	return copied, nil
-}
-
-// inlineKeys takes a column's PRIMARY KEY, KEY and UNIQUE [KEY] out of
-// its definition el and gives them as ALTER clauses of their own: MODIFY
-// COLUMN leaves them out (ADD COLUMN takes them).
-func inlineKeys(el, name string) (string, []string) {
-	toks := sqlTokens(el)
-	var b strings.Builder
-	var clauses []string
-	last := 0
-	cut := func(from, to int, clause string) {
-		b.WriteString(el[last:toks[from].start])
-		last = toks[to].end
-		clauses = append(clauses, clause)
-	}
-	for i := 1; i < len(toks); i++ {
-		word := func(k int, w string) bool { return k < len(toks) && toks[k].word && strings.EqualFold(toks[k].text, w) }
-		switch {
-		case word(i, "PRIMARY") && word(i+1, "KEY"):
-			cut(i, i+1, "ADD PRIMARY KEY ("+quoteIdent(name)+")")
-			i++
-		case word(i, "UNIQUE") && word(i+1, "KEY"):
-			cut(i, i+1, "ADD UNIQUE KEY ("+quoteIdent(name)+")")
-			i++
-		case word(i, "UNIQUE"):
-			cut(i, i, "ADD UNIQUE KEY ("+quoteIdent(name)+")")
-		case word(i, "KEY"):
-			cut(i, i, "ADD PRIMARY KEY ("+quoteIdent(name)+")")
-		}
-	}
-	b.WriteString(el[last:])
-	return b.String(), clauses
 }
 
 // tableOptions splits the table options of a CREATE TABLE into one text

@@ -14,7 +14,7 @@ import (
 )
 
 // A change of a table's primary key (ADD or DROP PRIMARY KEY, ADD COLUMN
-// ... PRIMARY KEY, DROP COLUMN of a key column) gives every row a new
+// or MODIFY ... PRIMARY KEY, DROP COLUMN of a key column) gives every row a new
 // identity, so storage cannot carry it out in place. As MySQL does (its
 // ALTER TABLE by copying), such an ALTER is played whole on a draft of
 // the table, with every clause's checks, and the draft then replaces the
@@ -63,8 +63,14 @@ func alterPK(ctx *sql.Context, n *plan.AlterPK) (sql.RowIter, error) {
 // keeps), are left to the engine.
 func changeColumn(ctx *sql.Context, n *plan.ModifyColumn) (sql.RowIter, error) {
 	t, err := alteredBy(ctx, n)
-	if t == nil || err != nil || n.NewColumn() == nil || sameName(n.Column(), n.NewColumn().Name) {
+	if t == nil || err != nil || n.NewColumn() == nil {
 		return nil, err
+	}
+	if changesKey(t.sch.Schema, n) {
+		return rebuildAlter(ctx, t, n)
+	}
+	if sameName(n.Column(), n.NewColumn().Name) {
+		return nil, nil
 	}
 	if keyed, err := hasForeignKeys(ctx, t); keyed || err != nil {
 		return nil, err
@@ -87,6 +93,10 @@ func changesKey(sch sql.Schema, clause sql.Node) bool {
 		return true
 	case *plan.AddColumn:
 		return c.Column() != nil && c.Column().PrimaryKey
+	case *plan.ModifyColumn:
+		// The column's PRIMARY KEY as written: the new column carries no
+		// key otherwise.
+		return c.NewColumn() != nil && c.NewColumn().PrimaryKey
 	case *plan.DropColumn:
 		i := sch.IndexOfColName(c.Column)
 		return i >= 0 && sch[i].PrimaryKey
