@@ -147,6 +147,13 @@ func wrongParamCount(msg string) (string, bool) {
 	return rest[:j], true
 }
 
+// writtenTexts gives an error the names the statement writes
+// (spellAsWritten, unknownColumnText).
+func writtenTexts(err *error, query string) {
+	spellAsWritten(err, query)
+	unknownColumnText(err, query)
+}
+
 // spellAsWritten gives the function that error 1582 names the spelling
 // the statement gave it, as MySQL's message does ('Pow' for Pow(2)):
 // the engine's message had its own, in upper or lower case. The first
@@ -472,7 +479,7 @@ func (h *errorHandler) recovered(err *error) {
 }
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
-	defer spellAsWritten(&err, query)
+	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
 	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
@@ -503,7 +510,7 @@ func (h *errorHandler) query(ctx context.Context, c *mysql.Conn, query string, c
 	if !clientMultiStatements(c) {
 		return "", h.ComQuery(ctx, c, query, cb)
 	}
-	defer spellAsWritten(&err, query)
+	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
 	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
@@ -547,7 +554,7 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 }
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
-	defer spellAsWritten(&err, query)
+	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
 	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
@@ -557,7 +564,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
-	defer spellAsWritten(&err, p.PrepareStmt)
+	defer writtenTexts(&err, p.PrepareStmt)
 	defer h.recovered(&err)
 	defer h.mysqlTexts(c, p.PrepareStmt, &err)
 	defer h.finish(c)

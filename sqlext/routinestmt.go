@@ -337,6 +337,7 @@ func (r *procRun) statementError(text string, err error) error {
 	if s, ok := r.ctx.Session.(*Session); ok && s.p != nil {
 		s.p.mysqlTexts(r.ctx.GetCurrentDatabase(), text, &err)
 	}
+	writtenTexts(&err, text)
 	return err
 }
 

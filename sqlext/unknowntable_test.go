@@ -59,3 +59,38 @@ func TestUnknownObjectsAsMySQL(t *testing.T) {
 	_, err = db2.Exec("SELECT * FROM nosuch")
 	wantMySQLMessage(t, "no database", err, 1046, "3D000", "No database selected")
 }
+
+// TestUnknownColumnNamesItsClause: error 1054 names the column as the
+// statement writes it (qualified when it is) and the clause it stands in,
+// in MySQL 8's words, over text and prepared statements and inside a
+// procedure; an ALTER names the table. The engine's text said the column
+// "could not be found in any table in scope", or named the table.
+func TestUnknownColumnNamesItsClause(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE uc", "USE uc",
+		"CREATE TABLE src (id INT PRIMARY KEY, name VARCHAR(10))",
+		"CREATE PROCEDURE typo() SELECT id FROM src WHERE nmae = 'a'")
+	for q, want := range map[string]string{
+		"SELECT nosuch FROM src":                                    "Unknown column 'nosuch' in 'field list'",
+		"SELECT Nosuch FROM src":                                    "Unknown column 'Nosuch' in 'field list'",
+		"SELECT id FROM src WHERE nosuch = 1":                       "Unknown column 'nosuch' in 'where clause'",
+		"SELECT id FROM src WHERE name = 'nosuch' AND `nosuch` = 2": "Unknown column 'nosuch' in 'where clause'",
+		"SELECT id FROM src ORDER BY nosuch":                        "Unknown column 'nosuch' in 'order clause'",
+		"SELECT id FROM src GROUP BY nosuch":                        "Unknown column 'nosuch' in 'group statement'",
+		"SELECT id FROM src HAVING nosuch > 1":                      "Unknown column 'nosuch' in 'having clause'",
+		"SELECT src.nosuch FROM src":                                "Unknown column 'src.nosuch' in 'field list'",
+		"SELECT s.id FROM src s JOIN src t ON s.id = t.nosuch":      "Unknown column 't.nosuch' in 'on clause'",
+		"SELECT id FROM src WHERE id IN (SELECT nosuch FROM src)":   "Unknown column 'nosuch' in 'field list'",
+		"UPDATE src SET nosuch = 1":                                 "Unknown column 'nosuch' in 'field list'",
+		"DELETE FROM src WHERE nosuch = 1":                          "Unknown column 'nosuch' in 'where clause'",
+		"INSERT INTO src (id, nosuch) VALUES (9, 1)":                "Unknown column 'nosuch' in 'field list'",
+		"CALL typo()":                       "Unknown column 'nmae' in 'where clause'",
+		"ALTER TABLE src MODIFY nosuch INT": "Unknown column 'nosuch' in 'src'",
+	} {
+		_, err := db.Exec(q)
+		wantMySQLMessage(t, q, err, 1054, "42S22", want)
+	}
+	_, err := db.Exec("SELECT id FROM src WHERE nosuch = ?", 1)
+	wantMySQLMessage(t, "prepared", err, 1054, "42S22", "Unknown column 'nosuch' in 'where clause'")
+}

@@ -1,0 +1,108 @@
+package sqlext
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/vitess/go/mysql"
+)
+
+// unknownColumnText gives error 1054 of a statement MySQL's words,
+// "Unknown column 'c' in 'where clause'": the column as the statement
+// writes it (qualified, t.c, when it is) and the clause it stands in. The
+// engine's text said the column "could not be found in any table in
+// scope", or named the table of a qualified one instead of the clause.
+// An ALTER or CREATE names the table, as MySQL's does.
+func unknownColumnText(err *error, query string) {
+	var se *mysql.SQLError
+	if !errors.As(*err, &se) || se.Num != mysql.ERBadFieldError {
+		return
+	}
+	var name, table string
+	if _, e := fmt.Sscanf(se.Message, "column %q could not be found in any table in scope", &name); e != nil {
+		msg, ok := strings.CutPrefix(se.Message, "Unknown column '")
+		if !ok {
+			return
+		}
+		col, rest, ok := strings.Cut(msg, "' in '")
+		if !ok || !strings.HasSuffix(rest, "'") || strings.Contains(col, ".") {
+			return
+		}
+		name, table = col, strings.TrimSuffix(rest, "'")
+	}
+	toks := sqlTokens(query)
+	if len(toks) == 0 || toks[0].word && (strings.EqualFold(toks[0].text, "ALTER") || strings.EqualFold(toks[0].text, "CREATE")) {
+		return
+	}
+	written, clause, ok := columnClause(query, toks, name, table)
+	if !ok {
+		return
+	}
+	se.Message = fmt.Sprintf("Unknown column '%s' in '%s'", written, clause)
+}
+
+// columnClause finds the first place query names the column name
+// (qualified with table, when table is not empty) and gives the column as
+// written there and MySQL's name for the clause it is in.
+func columnClause(query string, toks []sqlToken, name, table string) (written, clause string, ok bool) {
+	var stack []string
+	current := "field list"
+	word := func(i int, w string) bool {
+		return i >= 0 && i < len(toks) && toks[i].word && strings.EqualFold(toks[i].text, w)
+	}
+	for i, t := range toks {
+		switch {
+		case t.text == "(":
+			stack = append(stack, current)
+			continue
+		case t.text == ")":
+			if n := len(stack); n > 0 {
+				current, stack = stack[n-1], stack[:n-1]
+			}
+			continue
+		case word(i, "SELECT"), word(i, "SET"), word(i, "VALUES"), word(i, "VALUE"), word(i, "INTO"):
+			current = "field list"
+			continue
+		case word(i, "UPDATE") && word(i-1, "KEY"):
+			current = "field list" // ON DUPLICATE KEY UPDATE
+			continue
+		case word(i, "FROM"), word(i, "USING"):
+			current = "from clause"
+			continue
+		case word(i, "WHERE"):
+			current = "where clause"
+			continue
+		case word(i, "HAVING"):
+			current = "having clause"
+			continue
+		case word(i, "ON") && !word(i+1, "DUPLICATE"):
+			current = "on clause"
+			continue
+		case word(i, "BY") && word(i-1, "GROUP"):
+			current = "group statement"
+			continue
+		case word(i, "BY") && word(i-1, "ORDER"):
+			current = "order clause"
+			continue
+		}
+		if !t.word && !strings.HasPrefix(t.text, "`") {
+			continue
+		}
+		// The column, and its qualifier: t.c may be one word.
+		qual, col := "", unquoteIdent(t.text)
+		if q, c, dotted := strings.Cut(t.text, "."); dotted && t.word {
+			qual, col = q, c
+		} else if i >= 2 && toks[i-1].text == "." {
+			qual = unquoteIdent(toks[i-2].text)
+		}
+		if !strings.EqualFold(col, name) || table != "" && qual != "" && !strings.EqualFold(qual, table) {
+			continue
+		}
+		if qual != "" {
+			return qual + "." + col, current, true
+		}
+		return col, current, true
+	}
+	return "", "", false
+}
