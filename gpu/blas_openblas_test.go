@@ -13,10 +13,11 @@ import (
 
 // TestBandedDgemm holds the split DGEMM to OpenBLAS's own result for
 // every transpose and shapes that split unevenly, with leading dimensions
-// wider than the operands and an accumulating beta: bit for bit where C's
-// rows are banded (each element is the same dot product either way), and
-// to the rounding of a differently ordered sum where the inner dimension
-// is split.
+// wider than the operands and an accumulating beta, to the rounding of a
+// differently ordered sum. Where C's rows are banded each element is the
+// same dot product either way, but OpenBLAS picks its kernel (and so the
+// order of the additions) by the shape of the call: a band of a few rows
+// came out a last bit away from the whole on this machine.
 func TestBandedDgemm(t *testing.T) {
 	for _, sh := range [][3]int{{300, 200, 100}, {28, 28, 7000}, {129, 3, 9000}, {17, 500, 700}} {
 		m, n, k := sh[0], sh[1], sh[2]
@@ -38,10 +39,7 @@ func TestBandedDgemm(t *testing.T) {
 				name := fmt.Sprintf("%dx%dx%d %c%c", m, n, k, tA, tB)
 				// Operands lie in [-1, 1]: a sum of k products reordered
 				// moves by at most about k·ε·1.5.
-				tol := 0.0
-				if tA == blas.Trans {
-					tol = 4 * float64(k) * 1.5 * 0x1p-52
-				}
+				tol := 4 * float64(k) * 1.5 * 0x1p-52
 				for i := range want {
 					if math.Abs(got[i]-want[i]) > tol || math.IsNaN(got[i]) != math.IsNaN(want[i]) {
 						t.Fatalf("%s: element %d is %v, want %v", name, i, got[i], want[i])
