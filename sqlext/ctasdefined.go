@@ -71,14 +71,13 @@ func readDefinedQuery(text string) (d definedQuery, ok bool) {
 		d.ifNotExist = true
 		i += 3
 	}
+	// The name, db.name possibly, then the list at once.
 	start := i
-	for i < len(toks) && toks[i].text != "(" {
-		if toks[i].text == ";" {
-			return d, false
-		}
-		i++
+	if i+2 < len(toks) && toks[i+1].text == "." {
+		i += 2
 	}
-	if i >= len(toks) || i == start {
+	i++
+	if i >= len(toks) || toks[i].text != "(" || !toks[start].word && !strings.HasPrefix(toks[start].text, "`") {
 		return d, false
 	}
 	d.name = text[toks[start].start:toks[i-1].end]
