@@ -83,7 +83,8 @@ func TestCreateTableWithColumnsAndQuery(t *testing.T) {
 		"CREATE TABLE k2 (n INT AUTO_INCREMENT PRIMARY KEY, NAME VARCHAR(30)) SELECT name FROM src ORDER BY id",
 		"CREATE TABLE k3 (name VARCHAR(10) PRIMARY KEY) IGNORE SELECT name, id FROM src ORDER BY id",
 		"CREATE TABLE k4 (name VARCHAR(10) PRIMARY KEY) REPLACE SELECT name, id FROM src ORDER BY id",
-		"CREATE TABLE IF NOT EXISTS k4 (name VARCHAR(10) PRIMARY KEY) SELECT name, 99 AS id FROM src")
+		"CREATE TABLE IF NOT EXISTS k4 (name VARCHAR(10) PRIMARY KEY) SELECT name, 99 AS id FROM src",
+		"CREATE TABLE o1 COMMENT='from src' DEFAULT CHARSET=latin1 AS SELECT id, name FROM src")
 	for table, want := range map[string]string{
 		"d1": "CREATE TABLE `d1` (\n  `id` int NOT NULL,\n  `name` varchar(20) NOT NULL,\n  PRIMARY KEY (`id`)\n)",
 		"d2": "CREATE TABLE `d2` (\n  `extra` int DEFAULT '7',\n  `id` int NOT NULL,\n  `v` decimal(6,2) DEFAULT NULL,\n  KEY `id` (`id`)\n)",
@@ -98,6 +99,11 @@ func TestCreateTableWithColumnsAndQuery(t *testing.T) {
 	if got := showCreate(t, db, "SHOW CREATE TABLE d2"); !strings.HasSuffix(got, "COMMENT='made'") {
 		t.Errorf("d2 has not its comment:\n%s", got)
 	}
+	// Options alone before the query: the columns are the query's.
+	if got := showCreate(t, db, "SHOW CREATE TABLE o1"); !strings.Contains(got, "`name` varchar(10)") ||
+		!strings.HasSuffix(got, "DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci COMMENT='from src'") {
+		t.Errorf("o1:\n%s", got)
+	}
 	wantAnswers(t, db, "rows", map[string]string{
 		"SELECT * FROM d1 ORDER BY id": "1,a;2,b;3,c;4,a",
 		"SELECT * FROM d2 ORDER BY id": "7,3,3.25;7,4,9.00",
@@ -105,6 +111,7 @@ func TestCreateTableWithColumnsAndQuery(t *testing.T) {
 		"SELECT * FROM k2 ORDER BY n":  "1,a;2,b;3,c;4,a",
 		"SELECT * FROM k3 ORDER BY id": "a,1;b,2;c,3",
 		"SELECT * FROM k4 ORDER BY id": "b,2;c,3;a,4",
+		"SELECT * FROM o1 ORDER BY id": "1,a;2,b;3,c;4,a",
 	})
 	// The rows copied are the statement's count, as MySQL answers.
 	res, err := db.Exec("CREATE TABLE counted (id INT PRIMARY KEY) SELECT id FROM src WHERE id > 1")

@@ -9,16 +9,17 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 )
 
-// CREATE TABLE t (columns, keys) [options] [IGNORE | REPLACE] [AS] query
-// creates a table from a query with some of its columns, keys and options
-// given, as MySQL does: the columns named only in the list come first,
-// then the query's columns in its order, each taking its definition from
-// the list when the list names it; the query's rows are stored by column
-// name. The parser takes a CREATE TABLE with columns or one with a query,
-// never both, and the engine's planner put the query's rows into the
-// table by position, without converting them. The statement is rewritten
-// as a CALL of createSelectProcedure, which carries it out as statements
-// the server runs well:
+// CREATE TABLE t [(columns, keys)] [options] [IGNORE | REPLACE] [AS]
+// query creates a table from a query with some of its columns, keys and
+// options given, as MySQL does: the columns named only in the list come
+// first, then the query's columns in its order, each taking its
+// definition from the list when the list names it; the query's rows are
+// stored by column name. The parser takes a CREATE TABLE with columns or
+// one with a query, never both, nor options before a query; and the
+// engine's planner, given both, put the query's rows into the table by
+// position, without converting them. The statement is rewritten as a
+// CALL of createSelectProcedure, which carries it out as statements the
+// server runs well:
 //
 //  1. CREATE TABLE t AS SELECT * FROM (query) LIMIT 0, which gives the
 //     query's columns their types as any CREATE TABLE ... SELECT;
@@ -37,9 +38,10 @@ const createSelectProcedure = "sqlearn_create_select"
 // query lie in its text.
 type definedQuery struct {
 	name       string // the table's name as written
-	open       int    // the list's opening parenthesis
+	open       int    // the list's opening parenthesis, -1 for none
 	close      int    // its closing one
-	head       int    // the end of the options
+	options    int    // the start of the options
+	head       int    // their end
 	query      int    // the query's start
 	end        int    // the statement's end
 	temporary  bool
@@ -48,8 +50,8 @@ type definedQuery struct {
 }
 
 // readDefinedQuery finds the parts of text, a CREATE TABLE with a list of
-// columns followed by AS and a query, or by SELECT or WITH; ok is false
-// for any other statement.
+// columns, or table options, or both, followed by AS and a query, or by
+// SELECT or WITH; ok is false for any other statement.
 func readDefinedQuery(text string) (d definedQuery, ok bool) {
 	toks := sqlTokens(text)
 	word := func(i int, w string) bool {
@@ -71,22 +73,30 @@ func readDefinedQuery(text string) (d definedQuery, ok bool) {
 		d.ifNotExist = true
 		i += 3
 	}
-	// The name, db.name possibly, then the list at once.
+	// The name, db.name possibly, then the list at once, or options.
 	start := i
 	if i+2 < len(toks) && toks[i+1].text == "." {
 		i += 2
 	}
 	i++
-	if i >= len(toks) || toks[i].text != "(" || !toks[start].word && !strings.HasPrefix(toks[start].text, "`") {
+	if i >= len(toks) || !toks[start].word && !strings.HasPrefix(toks[start].text, "`") {
 		return d, false
 	}
 	d.name = text[toks[start].start:toks[i-1].end]
-	d.open = toks[i].start
-	if i = matchingParen(toks, i); i < 0 {
-		return d, false
+	d.open, d.close = -1, -1
+	if toks[i].text == "(" {
+		d.open = toks[i].start
+		if i = matchingParen(toks, i); i < 0 {
+			return d, false
+		}
+		d.close = toks[i].start
+		i++
 	}
-	d.close = toks[i].start
-	for i++; i < len(toks); i++ {
+	d.options = len(text)
+	if i < len(toks) {
+		d.options = toks[i].start
+	}
+	for ; i < len(toks); i++ {
 		t := toks[i]
 		switch {
 		case t.text == ";":
@@ -116,7 +126,9 @@ func readDefinedQuery(text string) (d definedQuery, ok bool) {
 		}
 		break
 	}
-	if d.query == 0 {
+	if d.query == 0 || d.open < 0 && d.head <= d.options {
+		// Without a list it takes options: a CREATE TABLE ... AS query
+		// with none is the engine's.
 		return d, false
 	}
 	d.end = len(text)
@@ -251,7 +263,11 @@ func fillDefined(exec func(string) (sql.Schema, []sql.Row, error), d definedQuer
 	}
 	var clauses []string
 	after := ""
-	for _, el := range listElements(text[d.open+1 : d.close]) {
+	var list []string
+	if d.open >= 0 {
+		list = listElements(text[d.open+1 : d.close])
+	}
+	for _, el := range list {
 		if keyElement(el) {
 			clauses = append(clauses, "ADD "+el)
 			continue
@@ -279,7 +295,7 @@ func fillDefined(exec func(string) (sql.Schema, []sql.Row, error), d definedQuer
 			return 0, err
 		}
 	}
-	for _, option := range tableOptions(text[d.close+1 : d.head]) {
+	for _, option := range tableOptions(text[d.options:d.head]) {
 		if _, _, err := exec("ALTER TABLE " + d.name + " " + option); err != nil {
 			return 0, err
 		}
