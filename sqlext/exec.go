@@ -35,6 +35,18 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 			return nil, err
 		}
 	}
+	if alterRoot(n) {
+		if c := takeTableComment(ctx, true); c != nil {
+			// The ALTER's comment, set after its other clauses.
+			// Built again, by this builder's overrides or the engine's,
+			// with the comment out of the session.
+			iter, err := o.b.Build(ctx, n, row)
+			if err != nil || iter == nil {
+				return iter, err
+			}
+			return &commentAfter{RowIter: iter, comment: c}, nil
+		}
+	}
 	switch n := n.(type) {
 	case *plan.Distinct:
 		return collatedDistinct(ctx, o.b, n, row)
@@ -129,6 +141,15 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		}
 	}
 	return nil, nil
+}
+
+// alterRoot says whether n is the node an ALTER TABLE runs as: one
+// clause, or a block of them.
+func alterRoot(n sql.Node) bool {
+	if b, ok := n.(*plan.Block); ok {
+		return b.Pref == nil && len(b.Children()) > 0 && alterClause(b.Children()[0])
+	}
+	return alterClause(n)
 }
 
 // call runs a CALL: of a stored procedure by this server's interpreter

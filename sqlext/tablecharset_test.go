@@ -55,8 +55,9 @@ func TestAlterTableCharacterSet(t *testing.T) {
 }
 
 // TestAlterTableComment: ALTER TABLE t COMMENT = '...' gives the table its
-// new comment, as SHOW CREATE TABLE and information_schema show it; the
-// parser dropped the option and the statement changed nothing.
+// new comment, as SHOW CREATE TABLE and information_schema show it, also
+// among other clauses; the parser dropped the option and the statement
+// changed nothing.
 func TestAlterTableComment(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -71,4 +72,14 @@ func TestAlterTableComment(t *testing.T) {
 	})
 	_, err := db.Exec("ALTER TABLE nosuch COMMENT 'x'")
 	wantMySQLError(t, err, 1146, "42S02")
+	// With other clauses, before or after them, the comment is set once
+	// they are done, and not when one fails; it was left out.
+	comment := "SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'tcm' AND TABLE_NAME = 't'"
+	mustExecAll(t, db, "ALTER TABLE t ADD COLUMN z INT, COMMENT 'with a column'")
+	wantAnswers(t, db, "comment with a clause", map[string]string{comment: "with a column"})
+	mustExecAll(t, db, "ALTER TABLE t COMMENT='with two', ADD COLUMN w INT, DROP COLUMN z, ADD INDEX iw (w)")
+	wantAnswers(t, db, "comment with clauses", map[string]string{comment: "with two"})
+	_, err = db.Exec("ALTER TABLE t COMMENT 'refused', ADD COLUMN w INT")
+	wantMySQLError(t, err, 1060, "42S21")
+	wantAnswers(t, db, "comment after a failed ALTER", map[string]string{comment: "with two"})
 }

@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"io"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -13,12 +14,14 @@ import (
 // The parser reads table options in an ALTER and drops them, so the
 // engine ran nothing; the statement's text gives the comment, and the
 // empty ALTER sets it (tableCommentOf). In an ALTER that also changes
-// columns or indexes the comment is still left out.
+// columns or indexes, the comment is set once the other clauses are done
+// (commentAfter).
 
-// pendingComment is the comment an ALTER TABLE of table options only
-// gives its table.
+// pendingComment is the comment an ALTER TABLE gives its table;
+// alongside marks one with other clauses.
 type pendingComment struct {
 	db, table, text string
+	alongside       bool
 }
 
 // noteTableComment marks the session's statement as an ALTER TABLE that
@@ -29,10 +32,9 @@ func noteTableComment(ctx *sql.Context, s *Session, st ast.Statement, text strin
 	if !ok || len(alt.PartitionSpecs) > 0 {
 		return
 	}
+	alongside := false
 	for _, d := range alt.Statements {
-		if !optionsOnly(d) {
-			return
-		}
+		alongside = alongside || !optionsOnly(d)
 	}
 	comment, ok := commentOption(text)
 	if !ok {
@@ -42,7 +44,7 @@ func noteTableComment(ctx *sql.Context, s *Session, st ast.Statement, text strin
 	if db == "" {
 		db = ctx.GetCurrentDatabase()
 	}
-	s.tableComment = &pendingComment{db: db, table: alt.Table.Name.String(), text: comment}
+	s.tableComment = &pendingComment{db: db, table: alt.Table.Name.String(), text: comment, alongside: alongside}
 }
 
 // optionsOnly says whether a clause of ALTER TABLE is a table option the
@@ -73,30 +75,65 @@ func commentOption(text string) (string, bool) {
 	return comment, found
 }
 
-// tableCommentOf sets the comment noted for the session's ALTER TABLE,
-// when there is one: ok says the statement was that ALTER.
+// tableCommentOf sets the comment noted for the session's ALTER TABLE
+// of options only, when there is one: ok says the statement was that
+// ALTER.
 func tableCommentOf(ctx *sql.Context) (sql.RowIter, bool, error) {
-	s, ok := ctx.Session.(*Session)
-	if !ok || s.tableComment == nil {
+	c := takeTableComment(ctx, false)
+	if c == nil {
 		return nil, false, nil
 	}
-	c := s.tableComment
-	s.tableComment = nil
-	if err := commitPending(ctx); err != nil {
-		return nil, true, err
-	}
-	info, err := s.p.store.Table(c.db, c.table)
-	if err != nil {
-		return nil, true, translateStorage(err)
-	}
-	t, err := s.p.newTable(ctx, info)
-	if err != nil {
-		return nil, true, err
-	}
-	m := t.currentMeta()
-	m.Comment = c.text
-	if err := t.setMeta(ctx, m); err != nil {
+	if err := setTableComment(ctx, c); err != nil {
 		return nil, true, err
 	}
 	return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), true, nil
+}
+
+// takeTableComment takes the comment noted for the session's ALTER TABLE:
+// of one with other clauses (alongside), or of one of options only.
+func takeTableComment(ctx *sql.Context, alongside bool) *pendingComment {
+	s, ok := ctx.Session.(*Session)
+	if !ok || s.tableComment == nil || s.tableComment.alongside != alongside {
+		return nil
+	}
+	c := s.tableComment
+	s.tableComment = nil
+	return c
+}
+
+func setTableComment(ctx *sql.Context, c *pendingComment) error {
+	s := ctx.Session.(*Session)
+	if err := commitPending(ctx); err != nil {
+		return err
+	}
+	info, err := s.p.store.Table(c.db, c.table)
+	if err != nil {
+		return translateStorage(err)
+	}
+	t, err := s.p.newTable(ctx, info)
+	if err != nil {
+		return err
+	}
+	m := t.currentMeta()
+	m.Comment = c.text
+	return t.setMeta(ctx, m)
+}
+
+// commentAfter sets comment once the ALTER's other clauses, whose rows
+// iter gives, are done.
+type commentAfter struct {
+	sql.RowIter
+	comment *pendingComment
+}
+
+func (c *commentAfter) Next(ctx *sql.Context) (sql.Row, error) {
+	row, err := c.RowIter.Next(ctx)
+	if err == io.EOF && c.comment != nil {
+		pending := c.comment
+		c.comment = nil
+		if serr := setTableComment(ctx, pending); serr != nil {
+			return nil, serr
+		}
+	}
+	return row, err
 }
