@@ -260,7 +260,16 @@ func runProcedure(ctx *sql.Context, n *plan.Call, row sql.Row) (sql.RowIter, err
 
 // callStatement says whether query, the statement being run, is a CALL.
 func callStatement(query string) bool {
-	toks := sqlTokens(query)
+	q := strings.TrimLeft(query, " \t\r\n")
+	if q != "" && (q[0]|0x20 >= 'a' && q[0]|0x20 <= 'z') {
+		// The first word, read without reading the rest: every query a
+		// client sends is asked this, a bulk INSERT of megabytes too.
+		return len(q) >= 4 && strings.EqualFold(q[:4], "CALL") && (len(q) == 4 || !isIdentifierByte(q[4]))
+	}
+	if !containsFold(q, "call") {
+		return false
+	}
+	toks := sqlTokens(q) // a comment or parenthesis first
 	return len(toks) > 0 && strings.EqualFold(toks[0].text, "CALL")
 }
 
