@@ -324,34 +324,3 @@ func fillDefined(exec func(string) (sql.Schema, []sql.Row, error), d definedQuer
 	}
 	return copied, nil
 }
-
-// tableOptions splits the table options of a CREATE TABLE into one text
-// per option, each of which an ALTER TABLE takes alone.
-func tableOptions(text string) []string {
-	toks := sqlTokens(text)
-	var out []string
-	for i := 0; i < len(toks); {
-		if toks[i].text == "," {
-			i++
-			continue
-		}
-		start := i
-		if strings.EqualFold(toks[i].text, "DEFAULT") {
-			i++
-		}
-		if i < len(toks) && strings.EqualFold(toks[i].text, "CHARACTER") {
-			i++
-		}
-		i++ // the option's name
-		if i < len(toks) && toks[i].text == "=" {
-			i++
-		}
-		if i >= len(toks) {
-			out = append(out, strings.TrimSpace(text[toks[start].start:]))
-			break
-		}
-		out = append(out, text[toks[start].start:toks[i].end])
-		i++
-	}
-	return out
-}

@@ -231,6 +231,17 @@ func showCreate(t *testing.T, db *sql.DB, q string) string {
 	return create
 }
 
+// wantCreateTables wants SHOW CREATE TABLE of each table named to begin
+// with the text given.
+func wantCreateTables(t *testing.T, db *sql.DB, want map[string]string) {
+	t.Helper()
+	for table, begin := range want {
+		if got := showCreate(t, db, "SHOW CREATE TABLE "+table); !strings.HasPrefix(got, begin) {
+			t.Errorf("SHOW CREATE TABLE %s:\n%s\nwant it to begin\n%s", table, got, begin)
+		}
+	}
+}
+
 // BenchmarkVarcharPointSelect selects one row by a VARCHAR primary key of
 // 10,000 rows under utf8mb4_0900_bin and under utf8mb4_0900_ai_ci (the
 // default), through the fast point select and through the planner, with

@@ -492,13 +492,11 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
-	if h.prov == nil {
-		return h.query(ctx, c, query, cb)
-	}
-	if query == moreResults {
+	switch {
+	case h.prov == nil:
+	case query == moreResults:
 		return h.nextResult(c, nil, cb)
-	}
-	if callStatement(query) {
+	case callStatement(query):
 		return h.call(ctx, c, query, cb)
 	}
 	return h.query(ctx, c, query, cb)

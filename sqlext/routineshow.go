@@ -68,11 +68,8 @@ func (o *execOverrides) showCreateProcedure(ctx *sql.Context, n *plan.ShowCreate
 // unqualifiedRoutine is a CREATE PROCEDURE or FUNCTION text with the
 // routine's name unqualified and quoted.
 func unqualifiedRoutine(text string) string {
-	r, ok, err := compound.Procedure(text)
-	if !ok {
-		r, ok, err = compound.Function(text)
-	}
-	if !ok || err != nil || r.NameSpan[1] <= r.NameSpan[0] {
+	r, err := compiledRoutine(text)
+	if err != nil || r.NameSpan[1] <= r.NameSpan[0] {
 		return text
 	}
 	return text[:r.NameSpan[0]] + quoteIdent(r.Name) + text[r.NameSpan[1]:]

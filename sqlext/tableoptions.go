@@ -11,12 +11,12 @@ import (
 //     (MySQL takes a name or a string), in CREATE and ALTER TABLE.
 //   - Table options before the query of a CREATE TABLE ... [AS] SELECT,
 //     which the parser reads only in a CREATE TABLE without a query. Those
-//     that change nothing in this server are taken out: the storage
-//     engine (one MySQL knows; another stays, and the statement is a
-//     syntax error), ROW_FORMAT and the other storage hints, and the
-//     character set utf8mb4 and collation utf8mb4_0900_ai_ci, the
-//     defaults. A statement with any other option (a COMMENT, another
-//     character set) is left as it is, a syntax error.
+//     that change nothing in this server are taken out, so that the
+//     statement runs as one: the storage engine (one MySQL knows),
+//     ROW_FORMAT and the other storage hints, and the character set
+//     utf8mb4 and collation utf8mb4_0900_ai_ci, the defaults. A statement
+//     with any other option (a COMMENT, another character set) runs as a
+//     CREATE TABLE with options and a query does (ctasdefined.go).
 
 // storageHints are table options that tune how MySQL's engines store a
 // table; this server stores every table its own way.
@@ -92,85 +92,69 @@ func quotedName(text string) (string, bool) {
 }
 
 // dropQueryTableOptions takes out of a CREATE TABLE ... [AS] query the
-// options before its query, when none of them changes anything here.
+// options before its query, when it has no list of columns and none of
+// them changes anything here.
 func dropQueryTableOptions(q string) (string, bool) {
-	toks := sqlTokens(q)
-	i := 2
-	if strings.EqualFold(toks[1].text, "TEMPORARY") {
-		i = 3
+	d, ok := readDefinedQuery(q)
+	if !ok || d.open >= 0 {
+		return q, false
 	}
-	if i+3 < len(toks) && strings.EqualFold(toks[i].text, "IF") && strings.EqualFold(toks[i+1].text, "NOT") && strings.EqualFold(toks[i+2].text, "EXISTS") {
-		i += 3
-	}
-	i++ // the name
-	if i+1 < len(toks) && toks[i].text == "." {
-		i += 2
-	}
-	if i < len(toks) && toks[i].text == "(" {
-		// A list of columns; a query in parentheses has no options before it.
-		if i = matchingParen(toks, i); i < 0 {
+	for _, option := range tableOptions(q[d.options:d.head]) {
+		if !harmlessOption(option) {
 			return q, false
 		}
+	}
+	return q[:d.options] + q[d.head:], true
+}
+
+// harmlessOption says whether option, one table option as tableOptions
+// gives it, changes nothing in this server.
+func harmlessOption(option string) bool {
+	toks := sqlTokens(option)
+	if len(toks) == 0 {
+		return false
+	}
+	i := 0
+	if i+1 < len(toks) && strings.EqualFold(toks[i].text, "DEFAULT") {
 		i++
 	}
-	from, n := i, 0
-	for i < len(toks) {
-		t := toks[i]
-		switch {
-		case t.text == ",":
-			i++
-			continue
-		case t.word && isQueryStart(t.text):
-			if n == 0 {
-				return q, false
-			}
-			return q[:toks[from].start] + q[t.start:], true
-		}
-		next, ok := harmlessOption(toks, i)
-		if !ok {
-			return q, false
-		}
-		i, n = next, n+1
-	}
-	return q, false
-}
-
-// isQueryStart says whether word begins the query part of CREATE TABLE.
-func isQueryStart(word string) bool {
-	switch strings.ToUpper(word) {
-	case "AS", "SELECT", "WITH", "IGNORE", "REPLACE", "TABLE", "VALUES":
-		return true
-	}
-	return false
-}
-
-// harmlessOption reads the table option at toks[i], one that changes
-// nothing in this server, and gives the index after it; ok is false for
-// any other.
-func harmlessOption(toks []sqlToken, i int) (next int, ok bool) {
 	word := strings.ToUpper(toks[i].text)
-	if word == "DEFAULT" && i+1 < len(toks) {
-		i++
-		word = strings.ToUpper(toks[i].text)
-	}
 	if word == "CHARACTER" && i+1 < len(toks) && strings.EqualFold(toks[i+1].text, "SET") {
 		i++
 		word = "CHARSET"
 	}
-	i++
-	if i < len(toks) && toks[i].text == "=" {
+	value := strings.ToLower(strings.Trim(toks[len(toks)-1].text, "'\"`"))
+	return word == "ENGINE" && knownEngines[value] || storageHints[word] ||
+		word == "CHARSET" && value == "utf8mb4" || word == "COLLATE" && value == "utf8mb4_0900_ai_ci"
+}
+
+// tableOptions splits the table options of a CREATE TABLE into one text
+// per option, each of which an ALTER TABLE takes alone.
+func tableOptions(text string) []string {
+	toks := sqlTokens(text)
+	var out []string
+	for i := 0; i < len(toks); {
+		if toks[i].text == "," {
+			i++
+			continue
+		}
+		start := i
+		if strings.EqualFold(toks[i].text, "DEFAULT") {
+			i++
+		}
+		if i < len(toks) && strings.EqualFold(toks[i].text, "CHARACTER") {
+			i++
+		}
+		i++ // the option's name
+		if i < len(toks) && toks[i].text == "=" {
+			i++
+		}
+		if i >= len(toks) {
+			out = append(out, strings.TrimSpace(text[toks[start].start:]))
+			break
+		}
+		out = append(out, text[toks[start].start:toks[i].end])
 		i++
 	}
-	if i >= len(toks) {
-		return 0, false
-	}
-	value := strings.ToLower(strings.Trim(toks[i].text, "'\"`"))
-	switch {
-	case word == "ENGINE" && knownEngines[value],
-		storageHints[word],
-		word == "CHARSET" && value == "utf8mb4",
-		word == "COLLATE" && value == "utf8mb4_0900_ai_ci":
-		return i + 1, true
-	}
-	return 0, false
+	return out
 }

@@ -262,13 +262,9 @@ func (t *Table) checkInsert(r Row, id string) error {
 	for _, p := range t.schema.PK {
 		if r[p] == nil {
 			// A key column holds no NULL whatever its schema says: the
-			// row could not be found by its key.
+			// row could not be found by its key (and an integer key's
+			// row map could not place it).
 			return fmt.Errorf("%w: column %q", ErrNotNull, t.schema.Columns[p].Name)
-		}
-	}
-	if t.locs.ints != nil {
-		if _, ok := intIDKey(id); !ok {
-			return fmt.Errorf("%w: table %q: the row's key is not an integer", ErrBadValue, t.name)
 		}
 	}
 	if _, ok := t.locs.get(id); ok {
