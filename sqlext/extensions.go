@@ -56,6 +56,9 @@ func (p *Provider) Function(ctx *sql.Context, name string) (sql.Function, bool) 
 	if name == "load_file" && p.importDir == "" {
 		return sql.Function1{Name: name, Fn: newRefusedLoadFile}, true
 	}
+	if s, ok := ctx.Session.(*Session); ok && s.procSlots != nil && name == procVarFunc {
+		return procVarFunction(s), true
+	}
 	// The functions the server adds are the sys database's, as MySQL's
 	// are (sys.ML_PREDICT_ROW).
 	bare := name

@@ -123,7 +123,7 @@ func changesData(n sql.Node) bool {
 }
 
 func strictMode(ctx *sql.Context) bool {
-	m := sql.LoadSqlMode(ctx)
+	m := sqlMode(ctx)
 	return m.ModeEnabled("STRICT_TRANS_TABLES") || m.ModeEnabled("STRICT_ALL_TABLES")
 }
 

@@ -72,7 +72,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 func (sp statementParser) checkRoutine(ctx context.Context, query string) func(*compound.Routine) error {
 	var opts ast.ParserOptions
 	if sctx, ok := ctx.(*sql.Context); ok {
-		opts = sql.LoadSqlMode(sctx).ParserOptions()
+		opts = sqlMode(sctx).ParserOptions()
 	}
 	return func(r *compound.Routine) error {
 		return checkStatements(query, r, func(text string) (ast.Statement, error) {
@@ -278,7 +278,7 @@ func (p *Provider) defaultGeneratedValues(ctx *sql.Context, ins *ast.Insert) {
 	default:
 		return
 	}
-	mode := sql.LoadSqlMode(ctx)
+	mode := sqlMode(ctx)
 	if mode.ModeEnabled("STRICT_TRANS_TABLES") || mode.ModeEnabled("STRICT_ALL_TABLES") {
 		return
 	}

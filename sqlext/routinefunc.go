@@ -191,7 +191,7 @@ func (p *Provider) createFunction(ctx *sql.Context, text string) (sql.RowIter, e
 	}
 	now := time.Now().UTC()
 	f := storedFunction{Name: r.Name, CreateStatement: text, CreatedAt: now, ModifiedAt: now,
-		SqlMode: sql.LoadSqlMode(ctx).String(), Definer: c.User + "@" + c.Address}
+		SqlMode: sqlMode(ctx).String(), Definer: c.User + "@" + c.Address}
 	if err := d.putMeta(ctx, key, f); err != nil {
 		return nil, err
 	}

@@ -187,6 +187,9 @@ type procRun struct {
 	// procedure's called by a trigger or a function), whose statements
 	// must commit nothing.
 	inStatement bool
+	// plans are the plans kept for the body's statements, nil for those
+	// planned at every step (procplans.go).
+	plans map[*compound.SQL]*procPlan
 }
 
 // Errors a procedure raises as it runs, in MySQL's words.
@@ -301,10 +304,17 @@ func (r *procRun) run(db, text string, mode *string, args []procArg) error {
 		return err
 	}
 	if mode != nil {
-		if was, err := r.ctx.GetSessionVariable(r.ctx, "sql_mode"); err == nil && was != *mode {
-			if err := r.ctx.SetSessionVariable(r.ctx, "sql_mode", *mode); err == nil {
-				defer func() { _ = r.ctx.SetSessionVariable(r.ctx, "sql_mode", was) }()
+		// The routine runs under its own sql_mode; the caller's comes
+		// back when it ends, whatever SET sql_mode it ran.
+		if was, err := r.ctx.GetSessionVariable(r.ctx, "sql_mode"); err == nil {
+			if was != *mode {
+				_ = r.ctx.SetSessionVariable(r.ctx, "sql_mode", *mode)
 			}
+			defer func() {
+				if now, err := r.ctx.GetSessionVariable(r.ctx, "sql_mode"); err == nil && now != was {
+					_ = r.ctx.SetSessionVariable(r.ctx, "sql_mode", was)
+				}
+			}()
 		}
 	}
 
@@ -498,7 +508,7 @@ func (r *procRun) stmt(f *procFrame, s compound.Stmt) (*flow, error) {
 	case *compound.Diagnostics:
 		return nil, r.diagnostics(f, s)
 	case *compound.SQL:
-		return r.sql(f, s.Text)
+		return r.plannedSQL(f, s)
 	}
 	return nil, fmt.Errorf("sqlext: procedure statement %T", s)
 }
@@ -866,7 +876,7 @@ func (r *procRun) set(pv *procVar, v any) error {
 		return nil
 	}
 	if r.strict == nil {
-		mode := sql.LoadSqlMode(r.ctx)
+		mode := sqlMode(r.ctx)
 		strict := mode.ModeEnabled("STRICT_TRANS_TABLES") || mode.ModeEnabled("STRICT_ALL_TABLES")
 		r.strict = &strict
 	}

@@ -75,7 +75,7 @@ func (d *Database) CreateView(ctx *sql.Context, name, selectStatement, createVie
 		return sql.ErrExistingView.New(d.name, name)
 	}
 	return d.putMeta(ctx, key, sql.ViewDefinition{Name: name, TextDefinition: selectStatement,
-		CreateViewStatement: createViewStmt, SqlMode: sql.LoadSqlMode(ctx).String()})
+		CreateViewStatement: createViewStmt, SqlMode: sqlMode(ctx).String()})
 }
 
 func (d *Database) DropView(ctx *sql.Context, name string) error {

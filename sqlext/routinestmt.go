@@ -296,7 +296,7 @@ func (r *procRun) rows(f *procFrame, text string) (sql.Schema, []sql.Row, error)
 }
 
 func (r *procRun) parse(text string) (ast.Statement, error) {
-	st, _, _, err := r.parser.ParseWithOptions(r.ctx, text, ';', false, sql.LoadSqlMode(r.ctx).ParserOptions())
+	st, _, _, err := r.parser.ParseWithOptions(r.ctx, text, ';', false, sqlMode(r.ctx).ParserOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -307,11 +307,23 @@ func (r *procRun) parse(text string) (ast.Statement, error) {
 // its transaction, or committed on its own under autocommit, as MySQL
 // runs a procedure's statements.
 func (r *procRun) query(text string, st ast.Statement) (sql.Schema, []sql.Row, error) {
+	sch, rows, _, err := r.queryFlags(text, st)
+	return sch, rows, err
+}
+
+// queryFlags is query that also gives the statement's query flags.
+func (r *procRun) queryFlags(text string, st ast.Statement) (sql.Schema, []sql.Row, *sql.QueryFlags, error) {
 	sub := sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
-	sch, iter, _, err := r.runner.QueryWithBindings(sub, text, st, nil, nil)
+	sch, iter, flags, err := r.runner.QueryWithBindings(sub, text, st, nil, nil)
 	if err != nil {
-		return nil, nil, r.statementError(text, err)
+		return nil, nil, nil, r.statementError(text, err)
 	}
+	sch, rows, err := r.drain(sub, text, sch, iter)
+	return sch, rows, flags, err
+}
+
+// drain reads a statement's rows and closes its iterator.
+func (r *procRun) drain(sub *sql.Context, text string, sch sql.Schema, iter sql.RowIter) (sql.Schema, []sql.Row, error) {
 	var rows []sql.Row
 	for {
 		row, err := iter.Next(sub)

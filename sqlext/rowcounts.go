@@ -81,6 +81,9 @@ type statementBuilder struct{ b sql.NodeExecBuilder }
 
 func (sb statementBuilder) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
 	s, ok := ctx.Session.(*Session)
+	if ok && s.capture != nil && s.capture.node == nil {
+		s.capture.node = n // the statement's plan (planAndRun)
+	}
 	kind, target := recountedKind(n)
 	if !ok || kind == notRecounted {
 		return sb.b.Build(ctx, n, row)

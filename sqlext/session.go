@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -74,6 +75,14 @@ type Session struct {
 	binaryResults bool
 	// counts are those of the write statement being built (rowcounts.go).
 	counts *rowCounts
+	// mode is the session's sql_mode, kept read (see sqlMode).
+	mode atomic.Pointer[sessionMode]
+	// varEpoch counts the changes of the session's variables.
+	varEpoch uint64
+	// procSlots are the variables of the procedure statement being
+	// planned to keep, and capture receives its plan (procplans.go).
+	procSlots []*varSlot
+	capture   *capturedPlan
 }
 
 // warnAfterPlanning adds a warning to the statement being parsed.

@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"strings"
 	"sync/atomic"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -108,7 +109,7 @@ func (w *strictWarnings) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // divisionByZeroIsError reports whether the session's sql_mode makes a
 // division by zero in a statement that stores rows an error.
 func divisionByZeroIsError(ctx *sql.Context) bool {
-	return strictMode(ctx) && sql.LoadSqlMode(ctx).ModeEnabled("ERROR_FOR_DIVISION_BY_ZERO")
+	return strictMode(ctx) && sqlMode(ctx).ModeEnabled("ERROR_FOR_DIVISION_BY_ZERO")
 }
 
 func (w *strictWarnings) Children() []sql.Expression { return []sql.Expression{w.Expression} }
@@ -118,4 +119,67 @@ func (w *strictWarnings) WithChildren(children ...sql.Expression) (sql.Expressio
 		return nil, sql.ErrInvalidChildrenNumber.New(w, len(children), 1)
 	}
 	return &strictWarnings{Expression: children[0], seen: w.seen}, nil
+}
+
+// A session keeps its sql_mode read: the engine stores it as a set of
+// bits, so reading it wrote the names out again and reading those parsed
+// them, for every statement and for every value some rules check
+// (strictMode). Setting a session variable drops what was kept.
+type sessionMode struct {
+	text string
+	mode *sql.SqlMode
+}
+
+// sqlMode is the session's sql_mode; its SqlMode is shared, never
+// changed.
+func sqlMode(ctx *sql.Context) *sql.SqlMode {
+	s, ok := ctx.Session.(*Session)
+	if !ok {
+		return sql.LoadSqlMode(ctx)
+	}
+	if m := s.readMode(ctx); m != nil {
+		return m.mode
+	}
+	return sql.LoadSqlMode(ctx)
+}
+
+// readMode is the sql_mode kept, read first if need be; nil when the
+// session has none.
+func (s *Session) readMode(ctx *sql.Context) *sessionMode {
+	if m := s.mode.Load(); m != nil {
+		return m
+	}
+	v, err := s.BaseSession.GetSessionVariable(ctx, sql.SqlModeSessionVar)
+	text, ok := v.(string)
+	if err != nil || !ok {
+		return nil
+	}
+	m := &sessionMode{text: text, mode: sql.NewSqlModeFromString(text)}
+	s.mode.Store(m)
+	return m
+}
+
+// GetSessionVariable answers sql_mode from what the session keeps.
+func (s *Session) GetSessionVariable(ctx *sql.Context, name string) (any, error) {
+	if !strings.EqualFold(name, sql.SqlModeSessionVar) {
+		return s.BaseSession.GetSessionVariable(ctx, name)
+	}
+	if m := s.readMode(ctx); m != nil {
+		return m.text, nil
+	}
+	return s.BaseSession.GetSessionVariable(ctx, name)
+}
+
+// SetSessionVariable and InitSessionVariable drop the sql_mode kept, and
+// count the change (varEpoch).
+func (s *Session) SetSessionVariable(ctx *sql.Context, name string, value any) error {
+	s.varEpoch++
+	defer s.mode.Store(nil)
+	return s.BaseSession.SetSessionVariable(ctx, name, value)
+}
+
+func (s *Session) InitSessionVariable(ctx *sql.Context, name string, value any) error {
+	s.varEpoch++
+	defer s.mode.Store(nil)
+	return s.BaseSession.InitSessionVariable(ctx, name, value)
 }

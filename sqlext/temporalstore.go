@@ -211,7 +211,7 @@ func isZeroDate(v any) bool {
 // in strict mode with NO_ZERO_DATE unless the statement ignores errors,
 // else v with warning 1264 when NO_ZERO_DATE is set, else v.
 func zeroDateStored(ctx *sql.Context, t sql.Type, v any, col string, row int64, ignore bool) (any, error) {
-	if !sql.LoadSqlMode(ctx).ModeEnabled("NO_ZERO_DATE") {
+	if !sqlMode(ctx).ModeEnabled("NO_ZERO_DATE") {
 		return v, nil
 	}
 	if !ignore && strictMode(ctx) {

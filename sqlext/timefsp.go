@@ -270,7 +270,7 @@ func truncatesFractions(ctx context.Context) bool {
 	if !ok || sctx == nil || sctx.Session == nil {
 		return false
 	}
-	return sql.LoadSqlMode(sctx).ModeEnabled("TIME_TRUNCATE_FRACTIONAL")
+	return sqlMode(sctx).ModeEnabled("TIME_TRUNCATE_FRACTIONAL")
 }
 
 // withDigitsCut is v, when it is text or a DECIMAL whose fraction has

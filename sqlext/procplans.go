@@ -1,0 +1,443 @@
+package sqlext
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/sqlearn/sqlearn/internal/compound"
+)
+
+// A statement in a procedure's loop runs again at every step, and the
+// engine plans each statement anew: parsing, binding and the analyzer
+// were three quarters of an INSERT's time in a loop, the write itself a
+// tenth. As MySQL keeps a stored program's statements prepared, a CALL
+// keeps the plan of each statement of a form whose plan does not depend
+// on the values of the procedure's variables, and runs that plan again
+// while nothing it was made from has changed:
+//
+//   - INSERT or REPLACE ... VALUES whose variables are among the values
+//     (and ON DUPLICATE KEY UPDATE's): each variable is a procVarRef of
+//     the variable's declared type, as MySQL reads a local variable,
+//     which reads the variable's value as each step runs;
+//   - INSERT, UPDATE, DELETE and SELECT that read no variable.
+//
+// A variable anywhere else stays bound as a literal and the statement is
+// planned at every step, since the engine chooses index lookups from
+// literal values. So is a statement with a subquery, a CTE or a set
+// operation, whose plans keep results between runs, and one whose first
+// run raised warnings (the engine raises some while planning).
+//
+// A kept plan is current while the schemas (which also change with
+// users and grants) and the session's variables are those it was made
+// under, its variables resolve to variables of the same types and the
+// current database is the same; otherwise the statement is planned
+// again.
+
+// procVarFunc names the function a variable of a kept plan is bound as;
+// it exists only while such a statement is planned.
+const procVarFunc = "__sqlearn_procedure_variable"
+
+// varSlot is a variable a kept plan reads: cur is the variable it reads
+// in the step being run.
+type varSlot struct {
+	name string // lower case
+	typ  sql.Type
+	cur  *procVar
+}
+
+// procPlan is a procedure statement's kept plan.
+type procPlan struct {
+	node  sql.Node
+	flags *sql.QueryFlags
+	slots []*varSlot
+	// scoped are the plan's expressions that count what one run of the
+	// statement did, reset before each run.
+	scoped []statementScoped
+	gen    uint64
+	epoch  uint64
+	db     string
+}
+
+// statementScoped is an expression that keeps counts for the run of its
+// statement (the rows it stored so far, the warnings it read).
+type statementScoped interface {
+	resetStatement()
+}
+
+// planRunner is the engine's way to run a plan it made before.
+type planRunner interface {
+	PrepQueryPlanForExecution(ctx *sql.Context, query string, plan sql.Node, qFlags *sql.QueryFlags) (sql.Schema, sql.RowIter, *sql.QueryFlags, error)
+}
+
+// plannedSQL runs a statement of the procedure's body, with the plan kept
+// for it when there is a current one.
+func (r *procRun) plannedSQL(f *procFrame, s *compound.SQL) (*flow, error) {
+	sess, ours := r.ctx.Session.(*Session)
+	if !ours {
+		return r.sql(f, s.Text)
+	}
+	p, seen := r.plans[s]
+	switch {
+	case seen && p == nil:
+		return r.sql(f, s.Text) // of a form planned at every step
+	case seen:
+		if r.current(sess, f, p) {
+			return r.runPlan(s.Text, p)
+		}
+		delete(r.plans, s)
+	}
+	if _, ok := r.runner.(planRunner); !ok || quickSet(s.Text) != nil {
+		r.keep(s, nil)
+		return r.sql(f, s.Text)
+	}
+	st, err := r.parse(s.Text)
+	if err != nil {
+		return nil, err
+	}
+	if !keepableForm(f, st) {
+		r.keep(s, nil)
+		return r.sql(f, s.Text)
+	}
+	slots, ok := bindSlots(f, st)
+	if !ok {
+		r.keep(s, nil)
+		return r.sql(f, s.Text)
+	}
+	return r.planAndRun(sess, s, st, slots)
+}
+
+func (r *procRun) keep(s *compound.SQL, p *procPlan) {
+	if r.plans == nil {
+		r.plans = map[*compound.SQL]*procPlan{}
+	}
+	r.plans[s] = p
+}
+
+// planAndRun runs a statement of a keepable form through the engine with
+// its variables bound as slots, and keeps the plan the engine made when
+// it ran without warnings.
+func (r *procRun) planAndRun(sess *Session, s *compound.SQL, st ast.Statement, slots []*varSlot) (*flow, error) {
+	gen, epoch, db := sess.p.store.SchemaGeneration(), sess.varEpoch, r.ctx.GetCurrentDatabase()
+	prevSlots, prevCapture := sess.procSlots, sess.capture
+	capture := &capturedPlan{}
+	sess.procSlots, sess.capture = slots, capture
+	sch, rows, flags, err := r.queryFlags(s.Text, st)
+	sess.procSlots, sess.capture = prevSlots, prevCapture
+	if err != nil {
+		return nil, err
+	}
+	r.noteResult(sch, rows)
+	if capture.node != nil && r.ctx.Session.WarningCount() == 0 && len(r.da) == 0 {
+		if scoped, ok := reusablePlan(capture.node); ok {
+			r.keep(s, &procPlan{node: capture.node, flags: flags, slots: slots, scoped: scoped, gen: gen, epoch: epoch, db: db})
+		}
+	}
+	return nil, nil
+}
+
+// current says whether p can run in frame f, and points its slots at
+// f's variables.
+func (r *procRun) current(sess *Session, f *procFrame, p *procPlan) bool {
+	if sess.p.store.SchemaGeneration() != p.gen || sess.varEpoch != p.epoch || r.ctx.GetCurrentDatabase() != p.db {
+		return false
+	}
+	for _, sl := range p.slots {
+		pv := f.variable(sl.name)
+		if pv == nil || !pv.typ.Equals(sl.typ) {
+			return false
+		}
+		sl.cur = pv
+	}
+	return true
+}
+
+// keptPlanRuns counts the runs of kept plans.
+var keptPlanRuns atomic.Int64
+
+// runPlan runs a kept plan as the engine runs a statement it planned.
+func (r *procRun) runPlan(text string, p *procPlan) (*flow, error) {
+	keptPlanRuns.Add(1)
+	r.ctx.ClearWarnings()
+	for _, e := range p.scoped {
+		e.resetStatement()
+	}
+	sub := sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
+	sch, iter, _, err := r.runner.(planRunner).PrepQueryPlanForExecution(sub, text, p.node, p.flags)
+	if err != nil {
+		return nil, r.statementError(text, err)
+	}
+	sch, rows, err := r.drain(sub, text, sch, iter)
+	if err != nil {
+		return nil, err
+	}
+	r.noteResult(sch, rows)
+	return nil, nil
+}
+
+// keepableForm says whether st is of a form whose plan can be kept: see
+// the top of this file.
+func keepableForm(f *procFrame, st ast.Statement) bool {
+	var values ast.SQLNode
+	switch x := st.(type) {
+	case *ast.Insert:
+		if x.With != nil {
+			return false
+		}
+		switch v := x.Rows.(type) {
+		case ast.Values:
+			values = v
+		case *ast.AliasedValues:
+			values = v.Values
+		}
+	case *ast.Update:
+		if x.With != nil {
+			return false
+		}
+	case *ast.Delete:
+		if x.With != nil {
+			return false
+		}
+	case *ast.Select:
+		if x.With != nil || x.Into != nil || x.Lock != "" {
+			return false
+		}
+	default:
+		return false
+	}
+	// Variables may be read only among the values of an INSERT, where
+	// bindSlots binds them.
+	inValues := map[*ast.ColName]bool{}
+	if values != nil {
+		_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+			if c, ok := n.(*ast.ColName); ok {
+				inValues[c] = true
+			}
+			return true, nil
+		}, values)
+		if ins := st.(*ast.Insert); len(ins.OnDup) > 0 {
+			_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+				if c, ok := n.(*ast.ColName); ok {
+					inValues[c] = true
+				}
+				return true, nil
+			}, ins.OnDup)
+		}
+	}
+	keepable := true
+	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
+		if !keepable {
+			return false, nil
+		}
+		switch x := n.(type) {
+		case *ast.Subquery:
+			keepable = x == nil
+		case *ast.SetOp:
+			keepable = x == nil
+		case *ast.ParenSelect:
+			keepable = x == nil
+		case *ast.With:
+			keepable = x == nil
+		case *ast.Limit:
+			keepable = x == nil // LIMIT takes only literals, and variables
+		case *ast.ColName:
+			keepable = x == nil || !x.Qualifier.IsEmpty() || inValues[x] || f.variable(x.Name.String()) == nil
+		}
+		return keepable, nil
+	}, st)
+	return keepable
+}
+
+// bindSlots puts a call of procVarFunc in place of each of st's
+// variables, which keepableForm allowed only among an INSERT's values,
+// and gives the slots those calls read; ok is false when a variable is of
+// a type a slot does not take or could not be replaced.
+func bindSlots(f *procFrame, st ast.Statement) (slots []*varSlot, ok bool) {
+	index := map[string]int{}
+	with := map[*ast.ColName]ast.Expr{}
+	targets := map[*ast.ColName]bool{}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if a, ok := n.(*ast.AssignmentExpr); ok {
+			targets[a.Name] = true
+		}
+		return true, nil
+	}, st)
+	ok = true
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		c, isCol := n.(*ast.ColName)
+		if !isCol || targets[c] || !c.Qualifier.IsEmpty() {
+			return true, nil
+		}
+		name := strings.ToLower(c.Name.String())
+		pv := f.variable(name)
+		if pv == nil {
+			return true, nil
+		}
+		if !slotType(pv.typ) {
+			ok = false
+			return false, nil
+		}
+		i, seen := index[name]
+		if !seen {
+			i = len(slots)
+			index[name] = i
+			slots = append(slots, &varSlot{name: name, typ: pv.typ, cur: pv})
+		}
+		with[c] = &ast.FuncExpr{Name: ast.NewColIdent(procVarFunc), Exprs: ast.SelectExprs{&ast.AliasedExpr{Expr: ast.NewIntVal([]byte(strconv.Itoa(i)))}}}
+		return true, nil
+	}, st)
+	if !ok {
+		return nil, false
+	}
+	if len(with) > 0 {
+		replaceNames(st, with)
+	}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if c, isCol := n.(*ast.ColName); isCol && with[c] != nil {
+			ok = false // held where replaceNames does not reach
+		}
+		return ok, nil
+	}, st)
+	return slots, ok
+}
+
+// slotType says whether a variable of type t can be read through a slot:
+// numbers, text and dates, whose values the engine converts by type.
+func slotType(t sql.Type) bool {
+	switch {
+	case types.IsEnum(t), types.IsSet(t), types.IsBinaryType(t), types.IsBit(t), types.IsJSON(t), types.IsYear(t):
+		return false
+	}
+	return types.IsNumber(t) || types.IsDecimal(t) || types.IsText(t) || types.IsDateType(t) || types.IsDatetimeType(t) || types.IsTimestampType(t)
+}
+
+// reusablePlan says whether plan n can run again, and gives its
+// statementScoped expressions. It takes plans made only of nodes that
+// keep nothing between runs and write our own tables.
+func reusablePlan(n sql.Node) (scoped []statementScoped, ok bool) {
+	ok = true
+	var visit func(n sql.Node)
+	visit = func(n sql.Node) {
+		if !ok || n == nil {
+			return
+		}
+		switch x := n.(type) {
+		case *plan.InsertInto:
+			if writtenTable(x.Destination) == nil {
+				ok = false
+			}
+			visit(x.Source) // not among its children
+		case *plan.ResolvedTable:
+			if storedTable(x.Table) == nil {
+				ok = false
+			}
+		case *plan.InsertDestination, *plan.Values, *plan.Project, *plan.Filter, *plan.Update,
+			*plan.UpdateSource, *plan.DeleteFrom, *plan.IndexedTableAccess, *plan.Sort, *plan.GroupBy,
+			*plan.TableAlias, *plan.Limit, *plan.TopN, *plan.Having, *plan.Distinct, *plan.OrderedDistinct:
+		default:
+			ok = false
+		}
+		if !ok {
+			return
+		}
+		if ex, isExprs := n.(sql.Expressioner); isExprs {
+			for _, e := range ex.Expressions() {
+				transform.InspectExpr(e, func(e sql.Expression) bool {
+					switch x := e.(type) {
+					case *plan.Subquery:
+						ok = false
+					case statementScoped:
+						scoped = append(scoped, x)
+					}
+					return !ok
+				})
+			}
+		}
+		for _, c := range n.Children() {
+			visit(c)
+		}
+	}
+	visit(n)
+	return scoped, ok
+}
+
+// capturedPlan receives the plan of the statement being planned, for
+// planAndRun (see statementBuilder).
+type capturedPlan struct{ node sql.Node }
+
+// procVarRef is a procedure variable read by a kept plan.
+type procVarRef struct{ slot *varSlot }
+
+var (
+	_ sql.Expression                 = (*procVarRef)(nil)
+	_ sql.NonDeterministicExpression = (*procVarRef)(nil)
+	_ sql.CollationCoercible         = (*procVarRef)(nil)
+)
+
+// procVarFunction builds the procVarRef of the session's slot that its
+// argument numbers.
+func procVarFunction(s *Session) sql.Function1 {
+	return sql.Function1{Name: procVarFunc, Fn: func(e sql.Expression) sql.Expression {
+		ref := &procVarRef{}
+		if lit, ok := e.(*expression.Literal); ok {
+			if i, err := strconv.Atoi(fmt.Sprint(lit.Value())); err == nil && i >= 0 && i < len(s.procSlots) {
+				ref.slot = s.procSlots[i]
+			}
+		}
+		return ref
+	}}
+}
+
+func (v *procVarRef) Resolved() bool { return v.slot != nil }
+func (v *procVarRef) String() string {
+	if v.slot == nil {
+		return procVarFunc
+	}
+	return v.slot.name
+}
+func (v *procVarRef) Type() sql.Type {
+	if v.slot == nil {
+		return types.Null
+	}
+	return v.slot.typ
+}
+func (v *procVarRef) IsNullable() bool           { return true }
+func (v *procVarRef) IsNonDeterministic() bool   { return true }
+func (v *procVarRef) Children() []sql.Expression { return nil }
+
+func (v *procVarRef) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(v, len(children), 0)
+	}
+	return v, nil
+}
+
+// CollationCoercibility is a local variable's: its collation, implicit.
+func (v *procVarRef) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
+	if st, ok := v.Type().(sql.StringType); ok {
+		return st.Collation(), 2
+	}
+	return sql.Collation_binary, 5
+}
+
+func (v *procVarRef) Eval(*sql.Context, sql.Row) (any, error) {
+	if v.slot == nil || v.slot.cur == nil {
+		return nil, procErr(erSPBadStatement, "HY000", "a procedure variable read outside its procedure")
+	}
+	return v.slot.cur.val, nil
+}
+
+// The expressions that count a statement's rows or warnings start again
+// with each run of a kept plan.
+func (w *strictWarnings) resetStatement() { w.seen.Store(0) }
+func (x *excessSpaces) resetStatement()   { x.rows.Store(0) }
+func (c *checkedStore) resetStatement()   { c.rows.Store(0) }
+func (c *valueCheck) resetStatement()     { c.rows.Store(0) }
