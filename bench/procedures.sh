@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Times stored procedures in sqlearn and in MariaDB, in one run on this
 # machine: a loop of N steps that only counts (each step one condition and
-# one SET), a loop that inserts N rows in one transaction, and a cursor
-# over N rows that sums one column.
+# one SET), a loop that inserts N rows in one transaction, a cursor over N
+# rows that sums one column, and a loop of N steps that computes DECIMAL
+# and text values (two SETs and a LIKE condition a step).
 #
 #   bench/procedures.sh [N] [RUNS]
 #
@@ -20,7 +21,7 @@ SQLEARN_PORT=3421 MARIADB_PORT=3422
 ROOT=$(pwd)
 serve_both
 
-CALLS=("CALL pb.spin($N)" "CALL pb.fill($N)" "CALL pb.summed(@s)")
+CALLS=("CALL pb.spin($N)" "CALL pb.fill($N)" "CALL pb.summed(@s)" "CALL pb.vals($N)")
 declare -A SECS
 for name in sqlearn mariadb; do
 	port=$SQLEARN_PORT
@@ -32,6 +33,7 @@ for name in sqlearn mariadb; do
 DELIMITER //
 CREATE PROCEDURE pb.spin(IN n INT) BEGIN DECLARE i INT DEFAULT 0; WHILE i < n DO SET i = i + 1; END WHILE; END//
 CREATE PROCEDURE pb.fill(IN n INT) BEGIN DECLARE i INT DEFAULT 0; DELETE FROM pb.f; START TRANSACTION; WHILE i < n DO SET i = i + 1; INSERT INTO pb.f VALUES (i, i * 2); END WHILE; COMMIT; END//
+CREATE PROCEDURE pb.vals(IN n INT) BEGIN DECLARE i INT DEFAULT 0; DECLARE d DECIMAL(12,2) DEFAULT 0; DECLARE s VARCHAR(20) DEFAULT ''; WHILE i < n DO SET i = i + 1; SET d = d + 0.25; SET s = RIGHT(CONCAT(s, CHAR(97 + i MOD 26)), 10); IF s LIKE '%zz%' THEN SET d = d - 1; END IF; END WHILE; SELECT d, s; END//
 CREATE PROCEDURE pb.summed(OUT total INT) BEGIN DECLARE done INT DEFAULT 0; DECLARE x INT; DECLARE c CURSOR FOR SELECT v FROM pb.t; DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1; SET total = 0; OPEN c; l: LOOP FETCH c INTO x; IF done THEN LEAVE l; END IF; SET total = total + x; END LOOP; CLOSE c; END//
 SQL
 	for i in "${!CALLS[@]}"; do

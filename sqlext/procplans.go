@@ -30,6 +30,10 @@ import (
 //     which reads the variable's value as each step runs;
 //   - INSERT, UPDATE, DELETE and SELECT that read no variable.
 //
+// A SELECT of expressions only (how a condition, a DEFAULT or the value
+// of a SET is evaluated) reads no table, so its variables may be anywhere
+// in it.
+//
 // A variable anywhere else stays bound as a literal and the statement is
 // planned at every step, since the engine chooses index lookups from
 // literal values. So is a statement with a subquery, a CTE or a set
@@ -49,8 +53,9 @@ const procVarFunc = "__sqlearn_procedure_variable"
 // varSlot is a variable a kept plan reads: cur is the variable it reads
 // in the step being run.
 type varSlot struct {
-	name string // lower case
-	typ  sql.Type
+	name string   // lower case
+	decl sql.Type // the variable's declared type
+	typ  sql.Type // the type it is read as: decl, with a collation
 	cur  *procVar
 }
 
@@ -62,9 +67,12 @@ type procPlan struct {
 	// scoped are the plan's expressions that count what one run of the
 	// statement did, reset before each run.
 	scoped []statementScoped
-	gen    uint64
-	epoch  uint64
-	db     string
+	// value is the expression of a plan that only selects it, evaluated
+	// directly (see evalKept).
+	value sql.Expression
+	gen   uint64
+	epoch uint64
+	db    string
 }
 
 // statementScoped is an expression that keeps counts for the run of its
@@ -107,7 +115,7 @@ func (r *procRun) plannedSQL(f *procFrame, s *compound.SQL) (*flow, error) {
 		r.keep(s, nil)
 		return r.sql(f, s.Text)
 	}
-	slots, ok := bindSlots(f, st)
+	slots, ok := bindSlots(r.ctx, f, st)
 	if !ok {
 		r.keep(s, nil)
 		return r.sql(f, s.Text)
@@ -122,26 +130,45 @@ func (r *procRun) keep(s *compound.SQL, p *procPlan) {
 	r.plans[s] = p
 }
 
-// planAndRun runs a statement of a keepable form through the engine with
-// its variables bound as slots, and keeps the plan the engine made when
-// it ran without warnings.
+// planAndRun runs a statement of a keepable form, and keeps its plan
+// when it may be kept.
 func (r *procRun) planAndRun(sess *Session, s *compound.SQL, st ast.Statement, slots []*varSlot) (*flow, error) {
-	gen, epoch, db := sess.p.store.SchemaGeneration(), sess.varEpoch, r.ctx.GetCurrentDatabase()
-	prevSlots, prevCapture := sess.procSlots, sess.capture
-	capture := &capturedPlan{}
-	sess.procSlots, sess.capture = slots, capture
-	sch, rows, flags, err := r.queryFlags(s.Text, st)
-	sess.procSlots, sess.capture = prevSlots, prevCapture
+	sch, rows, p, err := r.planOnce(sess, s.Text, st, slots)
 	if err != nil {
 		return nil, err
 	}
 	r.noteResult(sch, rows)
-	if capture.node != nil && r.ctx.Session.WarningCount() == 0 && len(r.da) == 0 {
-		if scoped, ok := reusablePlan(capture.node); ok {
-			r.keep(s, &procPlan{node: capture.node, flags: flags, slots: slots, scoped: scoped, gen: gen, epoch: epoch, db: db})
-		}
+	if p != nil {
+		r.keep(s, p)
 	}
 	return nil, nil
+}
+
+// planOnce runs st through the engine with its variables bound as slots,
+// and gives the plan the engine made for it when that plan may be kept:
+// it ran without warnings and holds nothing between runs.
+func (r *procRun) planOnce(sess *Session, text string, st ast.Statement, slots []*varSlot) (sql.Schema, []sql.Row, *procPlan, error) {
+	gen, epoch, db := sess.p.store.SchemaGeneration(), sess.varEpoch, r.ctx.GetCurrentDatabase()
+	prevSlots, prevCapture := sess.procSlots, sess.capture
+	capture := &capturedPlan{}
+	sess.procSlots, sess.capture = slots, capture
+	sch, rows, flags, err := r.queryFlags(text, st)
+	sess.procSlots, sess.capture = prevSlots, prevCapture
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var p *procPlan
+	if capture.node != nil && r.ctx.Session.WarningCount() == 0 {
+		if scoped, ok := reusablePlan(capture.node); ok {
+			p = &procPlan{node: capture.node, flags: flags, slots: slots, scoped: scoped, gen: gen, epoch: epoch, db: db}
+			if pr, ok := capture.node.(*plan.Project); ok && len(pr.Projections) == 1 {
+				if rt, ok := pr.Child.(*plan.ResolvedTable); ok && plan.IsDualTable(rt.Table) && !callsRoutine(pr.Projections[0]) {
+					p.value = pr.Projections[0]
+				}
+			}
+		}
+	}
+	return sch, rows, p, nil
 }
 
 // current says whether p can run in frame f, and points its slots at
@@ -152,7 +179,7 @@ func (r *procRun) current(sess *Session, f *procFrame, p *procPlan) bool {
 	}
 	for _, sl := range p.slots {
 		pv := f.variable(sl.name)
-		if pv == nil || !pv.typ.Equals(sl.typ) {
+		if pv == nil || !pv.typ.Equals(sl.decl) {
 			return false
 		}
 		sl.cur = pv
@@ -163,8 +190,18 @@ func (r *procRun) current(sess *Session, f *procFrame, p *procPlan) bool {
 // keptPlanRuns counts the runs of kept plans.
 var keptPlanRuns atomic.Int64
 
-// runPlan runs a kept plan as the engine runs a statement it planned.
+// runPlan runs a statement's kept plan.
 func (r *procRun) runPlan(text string, p *procPlan) (*flow, error) {
+	sch, rows, err := r.runKept(text, p)
+	if err != nil {
+		return nil, err
+	}
+	r.noteResult(sch, rows)
+	return nil, nil
+}
+
+// runKept runs a kept plan as the engine runs a statement it planned.
+func (r *procRun) runKept(text string, p *procPlan) (sql.Schema, []sql.Row, error) {
 	keptPlanRuns.Add(1)
 	r.ctx.ClearWarnings()
 	for _, e := range p.scoped {
@@ -173,14 +210,131 @@ func (r *procRun) runPlan(text string, p *procPlan) (*flow, error) {
 	sub := sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
 	sch, iter, _, err := r.runner.(planRunner).PrepQueryPlanForExecution(sub, text, p.node, p.flags)
 	if err != nil {
-		return nil, r.statementError(text, err)
+		return nil, nil, r.statementError(text, err)
 	}
-	sch, rows, err := r.drain(sub, text, sch, iter)
+	return r.drain(sub, text, sch, iter)
+}
+
+// evalKept evaluates text, a SELECT of one of the procedure's
+// expressions (st, when it is parsed already), with the plan kept for it
+// when there is a current one. Its variables may be anywhere in it: it
+// reads no table, so no index is chosen by their values.
+func (r *procRun) evalKept(f *procFrame, text string, st ast.Statement) (any, sql.Type, error) {
+	sess, ours := r.ctx.Session.(*Session)
+	if _, runs := r.runner.(planRunner); !ours || !runs {
+		return r.evalParsed(f, text, st)
+	}
+	p, seen := r.valuePlans[text]
+	if seen && p == nil {
+		return r.evalParsed(f, text, st)
+	}
+	var sch sql.Schema
+	var rows []sql.Row
+	var err error
+	switch {
+	case seen && r.current(sess, f, p) && p.value != nil:
+		return r.evalValue(text, p)
+	case seen && r.current(sess, f, p):
+		sch, rows, err = r.runKept(text, p)
+	default:
+		if st == nil {
+			if st, err = r.parse(text); err != nil {
+				return nil, nil, err
+			}
+		}
+		if !keepableValue(st) {
+			r.keepValue(text, nil)
+			return r.evalSelect(f, st, text)
+		}
+		slots, ok := bindSlots(r.ctx, f, st)
+		if !ok {
+			r.keepValue(text, nil)
+			return r.evalSelect(f, st, text)
+		}
+		if sch, rows, p, err = r.planOnce(sess, text, st, slots); err == nil && p != nil {
+			r.keepValue(text, p)
+		}
+	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r.noteResult(sch, rows)
-	return nil, nil
+	return oneValue(sch, rows)
+}
+
+// callsRoutine says whether e calls a stored function, whose statements
+// must run in a statement the engine begins and commits.
+func callsRoutine(e sql.Expression) bool {
+	return transform.InspectExpr(e, func(e sql.Expression) bool {
+		_, ok := e.(*storedFuncCall)
+		return ok
+	})
+}
+
+// evalValue evaluates the expression of a kept plan that only selects
+// it, as running the plan would, without building its rows.
+func (r *procRun) evalValue(text string, p *procPlan) (any, sql.Type, error) {
+	keptPlanRuns.Add(1)
+	r.ctx.ClearWarnings()
+	for _, e := range p.scoped {
+		e.resetStatement()
+	}
+	sub := sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
+	v, err := p.value.Eval(sub, nil)
+	if err != nil {
+		return nil, nil, r.statementError(text, err)
+	}
+	return v, p.value.Type(), nil
+}
+
+// evalParsed is evalSelect of text, parsed first when st is nil.
+func (r *procRun) evalParsed(f *procFrame, text string, st ast.Statement) (any, sql.Type, error) {
+	if st == nil {
+		var err error
+		if st, err = r.parse(text); err != nil {
+			return nil, nil, err
+		}
+	}
+	return r.evalSelect(f, st, text)
+}
+
+func (r *procRun) keepValue(text string, p *procPlan) {
+	if r.valuePlans == nil {
+		r.valuePlans = map[string]*procPlan{}
+	}
+	r.valuePlans[text] = p
+}
+
+// keepableValue says whether st is a SELECT of expressions only, whose
+// plan can be kept whatever variables it reads.
+func keepableValue(st ast.Statement) bool {
+	sel, ok := st.(*ast.Select)
+	if !ok || sel.With != nil || sel.Into != nil || sel.Where != nil || sel.Having != nil || len(sel.GroupBy) > 0 ||
+		len(sel.OrderBy) > 0 || sel.Limit != nil || sel.Lock != "" || sel.QueryOpts.Distinct || len(sel.Window) > 0 {
+		return false
+	}
+	for _, t := range sel.From {
+		at, ok := t.(*ast.AliasedTableExpr)
+		if !ok {
+			return false
+		}
+		if tn, ok := at.Expr.(ast.TableName); !ok || !strings.EqualFold(tn.Name.String(), "dual") {
+			return false
+		}
+	}
+	keepable := true
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if !keepable {
+			return false, nil
+		}
+		switch x := n.(type) {
+		case *ast.Subquery:
+			keepable = x == nil
+		case *ast.FuncExpr:
+			keepable = x == nil || x.Over == nil
+		}
+		return keepable, nil
+	}, st)
+	return keepable
 }
 
 // keepableForm says whether st is of a form whose plan can be kept: see
@@ -260,7 +414,7 @@ func keepableForm(f *procFrame, st ast.Statement) bool {
 // variables, which keepableForm allowed only among an INSERT's values,
 // and gives the slots those calls read; ok is false when a variable is of
 // a type a slot does not take or could not be replaced.
-func bindSlots(f *procFrame, st ast.Statement) (slots []*varSlot, ok bool) {
+func bindSlots(ctx *sql.Context, f *procFrame, st ast.Statement) (slots []*varSlot, ok bool) {
 	index := map[string]int{}
 	with := map[*ast.ColName]ast.Expr{}
 	targets := map[*ast.ColName]bool{}
@@ -289,7 +443,7 @@ func bindSlots(f *procFrame, st ast.Statement) (slots []*varSlot, ok bool) {
 		if !seen {
 			i = len(slots)
 			index[name] = i
-			slots = append(slots, &varSlot{name: name, typ: pv.typ, cur: pv})
+			slots = append(slots, &varSlot{name: name, decl: pv.typ, typ: readAs(ctx, pv.typ), cur: pv})
 		}
 		with[c] = &ast.FuncExpr{Name: ast.NewColIdent(procVarFunc), Exprs: ast.SelectExprs{&ast.AliasedExpr{Expr: ast.NewIntVal([]byte(strconv.Itoa(i)))}}}
 		return true, nil
@@ -306,7 +460,28 @@ func bindSlots(f *procFrame, st ast.Statement) (slots []*varSlot, ok bool) {
 		}
 		return ok, nil
 	}, st)
+	if !ok {
+		back := make(map[ast.Expr]ast.Expr, len(with))
+		for c, e := range with {
+			back[e] = c
+		}
+		replaceExprs(st, back) // st as it was, for binding as literals
+	}
 	return slots, ok
+}
+
+// readAs is the type a variable of type t is read as: a text type
+// declared without a collation has the connection's, as text bound as a
+// literal does.
+func readAs(ctx *sql.Context, t sql.Type) sql.Type {
+	st, ok := t.(sql.StringType)
+	if !ok || st.Collation() != sql.Collation_Unspecified {
+		return t
+	}
+	if ct, err := types.CreateString(st.Type(), st.MaxCharacterLength(), ctx.GetCollation()); err == nil {
+		return ct
+	}
+	return t
 }
 
 // slotType says whether a variable of type t can be read through a slot:
@@ -336,7 +511,7 @@ func reusablePlan(n sql.Node) (scoped []statementScoped, ok bool) {
 			}
 			visit(x.Source) // not among its children
 		case *plan.ResolvedTable:
-			if storedTable(x.Table) == nil {
+			if storedTable(x.Table) == nil && !plan.IsDualTable(x.Table) {
 				ok = false
 			}
 		case *plan.InsertDestination, *plan.Values, *plan.Project, *plan.Filter, *plan.Update,

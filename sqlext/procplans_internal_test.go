@@ -2,9 +2,9 @@ package sqlext
 
 import "testing"
 
-// TestLoopRunsKeptPlans: the INSERT of a 50-step loop is planned once and
-// its plan run at the other 49 steps; one whose variable is in its WHERE
-// is planned at every step.
+// TestLoopRunsKeptPlans: the INSERT of a 50-step loop, and a SET of a
+// DECIMAL, are planned once and their plans run at the other 49 steps;
+// an UPDATE whose variable is in its WHERE is planned at every step.
 func TestLoopRunsKeptPlans(t *testing.T) {
 	_, _, run := openInternal(t)
 	run("CREATE DATABASE lp")
@@ -15,6 +15,12 @@ func TestLoopRunsKeptPlans(t *testing.T) {
 	run("CALL lp.fill(50)")
 	if got := keptPlanRuns.Load() - before; got != 49 {
 		t.Errorf("kept plan runs of a 50-step INSERT loop = %d, want 49", got)
+	}
+	run("CREATE PROCEDURE lp.total(IN n INT) BEGIN DECLARE i INT DEFAULT 0; DECLARE d DECIMAL(10,2) DEFAULT 0; WHILE i < n DO SET i = i + 1; SET d = d + 0.25; END WHILE; END")
+	before = keptPlanRuns.Load()
+	run("CALL lp.total(50)")
+	if got := keptPlanRuns.Load() - before; got != 49 {
+		t.Errorf("kept plan runs of a 50-step DECIMAL SET = %d, want 49", got)
 	}
 	before = keptPlanRuns.Load()
 	run("CALL lp.bump(50)")

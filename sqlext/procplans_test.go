@@ -12,7 +12,10 @@ import "testing"
 // entered again at each step with variables of the same names and other
 // types, LAST_INSERT_ID() and ROW_COUNT() after each INSERT, foreign key
 // checks and triggers at every step, a SET sql_mode between steps, and
-// duplicate keys taken by a CONTINUE handler. A routine's SET sql_mode
+// duplicate keys taken by a CONTINUE handler; SETs and conditions of
+// DECIMAL, text, DATE and DOUBLE variables, text compared with LIKE under
+// the connection's collation, a stored function that writes, called in a
+// SET under autocommit, and a user variable. A routine's SET sql_mode
 // also ends with the routine, as in MySQL (it stayed set). Every answer
 // is MariaDB 10.11's for the same statements.
 func TestLoopStatementsKeepTheirPlans(t *testing.T) {
@@ -42,7 +45,19 @@ func TestLoopStatementsKeepTheirPlans(t *testing.T) {
 	mustExecAll(t, db, "CALL types_loop()", "CALL range_loop()", "CALL grow_loop()", "CALL scopes_loop()",
 		"CALL auto_loop()", "CALL fk_loop()", "CALL trig_loop()", "CALL mode_loop()")
 	wantAnswers(t, db, "after the mode loop", map[string]string{"SELECT @@sql_mode = ''": "0"})
-	mustExecAll(t, db, "CALL dup_loop()")
+	mustExecAll(t, db, "CALL dup_loop()",
+		"CREATE TABLE vals (id INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(80))",
+		"CREATE FUNCTION logged(x INT) RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO vals (what) VALUES (CONCAT('f ', x)); RETURN x * 2; END",
+		"CREATE PROCEDURE values_loop() BEGIN DECLARE i INT DEFAULT 0; DECLARE d DECIMAL(8,3) DEFAULT 0.5; "+
+			"DECLARE s VARCHAR(8) DEFAULT ''; DECLARE dt DATE DEFAULT '2024-01-30'; DECLARE q DOUBLE; DECLARE r INT; "+
+			"WHILE i < 5 DO SET i = i + 1; "+
+			"SET d = d * 1.5, s = RIGHT(CONCAT(s, CHAR(96 + i)), 3), dt = dt + INTERVAL 1 MONTH; "+
+			"SET q = (i + 3) / 4; SET r = logged(i); SET @u = CONCAT(s, '/', i); "+
+			"IF s LIKE '%c%' THEN SET d = d + 100; END IF; "+
+			"INSERT INTO vals (what) VALUES (CONCAT_WS(' ', i, d, s, dt, q, r, @u)); END WHILE; END",
+		// Under autocommit the function's rows are committed with each
+		// SET that calls it.
+		"CALL values_loop()", "ROLLBACK")
 	outOfRange := "1264,Out of range value for column 'v' at row 1"
 	wantAnswers(t, db, "kept plans", map[string]string{
 		"SELECT id, d, s, CAST(dt AS CHAR), CAST(ts AS CHAR), f FROM typed ORDER BY id": "1,1.25,a1,2024-02-28,2024-02-27 23:59:50,0.5;" +
@@ -53,9 +68,12 @@ func TestLoopStatementsKeepTheirPlans(t *testing.T) {
 		"SELECT code, msg FROM errs ORDER BY n": outOfRange + ";" + outOfRange + ";1365,Division by 0;" +
 			outOfRange + ";" + outOfRange + ";" + outOfRange + ";" + outOfRange + ";" + outOfRange + ";" +
 			"1452,fk 3;1452,fk 5;1264,mode 2;1062,dups 3",
-		"SELECT * FROM grow ORDER BY id":    "x,1,10;x,2,20;x,3,30;x,4,40;x,5,50;x,6,60;x,100,3;x,101,1;x,102,2",
-		"SELECT * FROM auto ORDER BY n":     "1,1;2,2;3,3",
-		"SELECT * FROM child ORDER BY id":   "1,1;2,2;4,4",
+		"SELECT * FROM grow ORDER BY id":  "x,1,10;x,2,20;x,3,30;x,4,40;x,5,50;x,6,60;x,100,3;x,101,1;x,102,2",
+		"SELECT * FROM auto ORDER BY n":   "1,1;2,2;3,3",
+		"SELECT * FROM child ORDER BY id": "1,1;2,2;4,4",
+		"SELECT what FROM vals ORDER BY id": "f 1;1 0.750 a 2024-02-29 1 2 a/1;f 2;2 1.125 ab 2024-03-29 1.25 4 ab/2;" +
+			"f 3;3 101.688 abc 2024-04-29 1.5 6 abc/3;f 4;4 252.532 bcd 2024-05-29 1.75 8 bcd/4;" +
+			"f 5;5 478.798 cde 2024-06-29 2 10 cde/5",
 		"SELECT what FROM seen ORDER BY id": "s1;100;s2;200;s3;300;id 1 rows 1;id 2 rows 1;id 3 rows 1;trig 1;trig 2;trig 3",
 	})
 }

@@ -190,6 +190,10 @@ type procRun struct {
 	// plans are the plans kept for the body's statements, nil for those
 	// planned at every step (procplans.go).
 	plans map[*compound.SQL]*procPlan
+	// valuePlans are those kept for SELECTs of its expressions, by text.
+	valuePlans map[string]*procPlan
+	// sets are the SETs of local variables read so far (localSet).
+	sets map[string]*localSet
 }
 
 // Errors a procedure raises as it runs, in MySQL's words.

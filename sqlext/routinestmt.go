@@ -30,6 +30,9 @@ func (r *procRun) sql(f *procFrame, text string) (*flow, error) {
 			return nil, nil
 		}
 	}
+	if ls := r.localSet(f, text); ls != nil {
+		return r.setStatement(f, ls.set, carried, ls.keys)
+	}
 	st, err := r.parse(text)
 	if err != nil {
 		return nil, err
@@ -39,7 +42,7 @@ func (r *procRun) sql(f *procFrame, text string) (*flow, error) {
 	}
 	switch x := st.(type) {
 	case *ast.Set:
-		return r.setStatement(f, x)
+		return r.setStatement(f, x, 0, nil)
 	case *ast.Call:
 		if done, err := r.call(f, x); done {
 			return nil, err
@@ -105,7 +108,11 @@ func (r *procRun) addResults(res ...*procResult) {
 // setStatement carries out a SET: each assignment of a local variable is
 // a step of its own, as in MySQL, so a CONTINUE handler of its error goes
 // on with the next; the others run through the engine.
-func (r *procRun) setStatement(f *procFrame, s *ast.Set) (*flow, error) {
+//
+// It carries out s's assignments from the one numbered from. keys, when
+// given, are the texts evalKept evaluates each assignment's value by
+// (see localSet); s is then kept and must not change.
+func (r *procRun) setStatement(f *procFrame, s *ast.Set, from int, keys []string) (*flow, error) {
 	var rest ast.SetVarExprs
 	flush := func() error {
 		if len(rest) == 0 {
@@ -120,7 +127,10 @@ func (r *procRun) setStatement(f *procFrame, s *ast.Set) (*flow, error) {
 		}
 		return err
 	}
-	for _, e := range s.Exprs {
+	for i, e := range s.Exprs {
+		if i < from {
+			continue
+		}
 		var pv *procVar
 		if e.Scope == ast.SetScope_None && e.Name != nil && e.Name.Qualifier.IsEmpty() {
 			pv = f.variable(e.Name.Name.String())
@@ -132,7 +142,13 @@ func (r *procRun) setStatement(f *procFrame, s *ast.Set) (*flow, error) {
 		if err := flush(); err != nil {
 			return nil, err
 		}
-		v, err := r.evalExpr(f, e.Expr)
+		var v any
+		var err error
+		if keys != nil {
+			v, err = r.evalKey(f, e.Expr, keys[i])
+		} else {
+			v, err = r.evalExpr(f, e.Expr)
+		}
 		if err == nil {
 			err = r.set(pv, v)
 		}
@@ -254,23 +270,69 @@ func (r *procRun) eval(f *procFrame, expr string) (any, sql.Type, error) {
 			return v, types.Int64, nil
 		}
 	}
-	st, err := r.parse("SELECT " + expr)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.evalSelect(f, st, "SELECT "+expr)
+	return r.evalKept(f, "SELECT "+expr, nil)
 }
 
 // evalExpr evaluates an expression read from a statement.
 func (r *procRun) evalExpr(f *procFrame, e ast.Expr) (any, error) {
+	return r.evalKey(f, e, selectOf(e))
+}
+
+// evalKey evaluates e, whose SELECT's text is key.
+func (r *procRun) evalKey(f *procFrame, e ast.Expr, key string) (any, error) {
 	if quickForm(e) {
 		if v, ok := quickValue(f, e); ok {
 			return v, nil
 		}
 	}
-	st := &ast.Select{SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: e}}}
-	v, _, err := r.evalSelect(f, st, ast.String(st))
+	v, _, err := r.evalKept(f, key, nil)
 	return v, err
+}
+
+// selectOf is the text of a SELECT of e.
+func selectOf(e ast.Expr) string {
+	return ast.String(&ast.Select{SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: e}}})
+}
+
+// localSet is a SET of local variables only, parsed once per CALL.
+type localSet struct {
+	set  *ast.Set
+	keys []string // the SELECT of each value (selectOf)
+}
+
+// localSet is text parsed, when it is a SET whose every assignment is of
+// one of f's variables (nil otherwise). It is kept for the CALL's later
+// steps and never changed.
+func (r *procRun) localSet(f *procFrame, text string) *localSet {
+	ls, seen := r.sets[text]
+	if !seen {
+		if r.sets == nil {
+			r.sets = map[string]*localSet{}
+		}
+		r.sets[text] = nil
+		st, err := r.parse(text)
+		set, ok := st.(*ast.Set)
+		if err != nil || !ok {
+			return nil
+		}
+		ls = &localSet{set: set}
+		for _, e := range set.Exprs {
+			if e.Scope != ast.SetScope_None || e.Name == nil || !e.Name.Qualifier.IsEmpty() {
+				return nil
+			}
+			ls.keys = append(ls.keys, selectOf(e.Expr))
+		}
+		r.sets[text] = ls
+	}
+	if ls == nil {
+		return nil
+	}
+	for _, e := range ls.set.Exprs {
+		if f.variable(e.Name.Name.String()) == nil {
+			return nil // a user or system variable here
+		}
+	}
+	return ls
 }
 
 func (r *procRun) evalSelect(f *procFrame, st ast.Statement, text string) (any, sql.Type, error) {
@@ -279,6 +341,11 @@ func (r *procRun) evalSelect(f *procFrame, st ast.Statement, text string) (any, 
 	if err != nil {
 		return nil, nil, err
 	}
+	return oneValue(sch, rows)
+}
+
+// oneValue is the value of a result of one row of one column.
+func oneValue(sch sql.Schema, rows []sql.Row) (any, sql.Type, error) {
 	if len(rows) != 1 || len(rows[0]) != 1 || len(sch) != 1 {
 		return nil, nil, procErr(mysql.EROperandColumns, "21000", "Operand should contain 1 column(s)")
 	}
@@ -449,14 +516,22 @@ var exprType = reflect.TypeOf((*ast.Expr)(nil)).Elem()
 // is a syntax node's expression: a field or element of type ast.Expr. A
 // name held elsewhere keeps the value it carries (StoredProcVal).
 func replaceNames(st ast.SQLNode, with map[*ast.ColName]ast.Expr) {
+	exprs := make(map[ast.Expr]ast.Expr, len(with))
+	for c, e := range with {
+		exprs[c] = e
+	}
+	replaceExprs(st, exprs)
+}
+
+// replaceExprs puts each expression of with in place of the expression
+// it is keyed by, as replaceNames does for names.
+func replaceExprs(st ast.SQLNode, with map[ast.Expr]ast.Expr) {
 	swap := func(v reflect.Value) {
-		if v.Type() != exprType || !v.CanSet() || v.IsNil() {
-			return
+		if v.Type() != exprType || !v.CanSet() || v.IsNil() || v.Elem().Kind() != reflect.Pointer {
+			return // only pointers are keys (a ValTuple is no map key)
 		}
-		if c, ok := v.Interface().(*ast.ColName); ok {
-			if e, ok := with[c]; ok {
-				v.Set(reflect.ValueOf(e))
-			}
+		if e, ok := with[v.Interface().(ast.Expr)]; ok {
+			v.Set(reflect.ValueOf(e))
 		}
 	}
 	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
