@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"slices"
 )
 
 // AnalyzerRule is a rule other packages add to the engine's analyzer; it
@@ -53,6 +54,7 @@ func init() {
 	beforeEveryStatement(temporalNumberRule, temporalNumbers)
 	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
+	beforeEngineRule("applyTriggers", triggerDatabaseAgainRule, lendTriggerDatabase)
 	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(insertTextRule, selectedTimesAsText)
@@ -89,6 +91,18 @@ func init() {
 // process: such a rule holds no state.
 func beforeEveryStatement(id analyzer.RuleId, apply analyzer.RuleFunc) {
 	analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault, analyzer.Rule{Id: id, Apply: apply})
+}
+
+// beforeEngineRule puts a rule just before the engine's rule named
+// before in its last batch.
+func beforeEngineRule(before string, id analyzer.RuleId, apply analyzer.RuleFunc) {
+	for i, r := range analyzer.OnceAfterAll {
+		if r.Id.String() == before {
+			analyzer.OnceAfterAll = slices.Insert(analyzer.OnceAfterAll, i, analyzer.Rule{Id: id, Apply: apply})
+			return
+		}
+	}
+	panic("sqlext: the engine has no rule " + before)
 }
 
 // onEveryStatement adds a rule to the engine's last batch, which every

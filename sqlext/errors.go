@@ -481,8 +481,8 @@ func (h *errorHandler) recovered(err *error) {
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
 	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
-	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
+	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return withMySQLFloats(cb)(res, false)
@@ -510,8 +510,8 @@ func (h *errorHandler) query(ctx context.Context, c *mysql.Conn, query string, c
 	}
 	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
-	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
+	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return "", withMySQLFloats(cb)(res, false)
@@ -554,8 +554,8 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
 	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
-	defer h.mysqlTexts(c, query, &err)
 	defer h.finish(c)
+	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	timeFieldDecimals(f) // timewire.go
 	return f, err
@@ -564,8 +564,8 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer writtenTexts(&err, p.PrepareStmt)
 	defer h.recovered(&err)
-	defer h.mysqlTexts(c, p.PrepareStmt, &err)
 	defer h.finish(c)
+	defer h.mysqlTexts(c, p.PrepareStmt, &err)
 	cb = withTimeDecimals(cb)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {

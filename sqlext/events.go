@@ -53,3 +53,33 @@ func showEventsIn(ctx *sql.Context, st ast.Statement) {
 		lendDatabase(ctx, show.ShowTablesOpt.DbName)
 	}
 }
+
+// lendTriggersDatabase lends statements about triggers the database
+// their triggers are in:
+//   - CREATE TRIGGER db.name binds its body in db, as MySQL does, where
+//     the engine bound it in the current database (refusing the trigger
+//     with 1046 in a session without one, or binding an unqualified table
+//     of the body to another database's);
+//   - DROP TABLE of a database with triggers, which the engine reads in
+//     the current database, failed with 1046 in a session without one.
+func lendTriggersDatabase(ctx *sql.Context, p *Provider, st ast.Statement) {
+	ddl, ok := st.(*ast.DDL)
+	if !ok {
+		return
+	}
+	switch {
+	case ddl.Action == ast.CreateStr && ddl.TriggerSpec != nil:
+		db := ddl.TriggerSpec.TrigName.Qualifier.String()
+		if db == "" {
+			db = ddl.Table.DbQualifier.String()
+		}
+		if _, exists := p.store.Database(db); exists && !strings.EqualFold(db, ctx.GetCurrentDatabase()) {
+			lendDatabase(ctx, db)
+		}
+	case ddl.Action == ast.DropStr && len(ddl.FromTables) > 0:
+		db := ddl.FromTables[0].DbQualifier.String()
+		if _, exists := p.store.Database(db); exists {
+			lendIfNoDatabase(ctx, db)
+		}
+	}
+}

@@ -115,9 +115,14 @@ func lendDatabase(ctx *sql.Context, db string) {
 
 // The rules that lend a statement the database its triggers are in and
 // give a lent database back (see init in analyzer.go for their order).
+//
+// An INSERT ... SELECT has its SELECT planned apart, which gives the
+// database back before the engine binds the triggers, so the rule runs
+// again just before that (triggerDatabaseAgainRule).
 const (
-	triggerDatabaseRule analyzer.RuleId = 9989
-	afterPlanningRule   analyzer.RuleId = 9991
+	triggerDatabaseRule      analyzer.RuleId = 9989
+	triggerDatabaseAgainRule analyzer.RuleId = 9987
+	afterPlanningRule        analyzer.RuleId = 9991
 )
 
 // lendTriggerDatabase lends an INSERT, UPDATE or DELETE the database of
