@@ -55,6 +55,8 @@ func init() {
 	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	beforeEngineRule("applyTriggers", triggerDatabaseAgainRule, lendTriggerDatabase)
+	beforeEngineRule("applyTriggers", updateTriggerTargetRule, nameUpdateTarget)
+	beforeEngineRule("applyProcedures", dropTriggerTargetRule, dropTriggerTargets)
 	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(insertTextRule, selectedTimesAsText)

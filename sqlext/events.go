@@ -60,9 +60,18 @@ func showEventsIn(ctx *sql.Context, st ast.Statement) {
 //     the engine bound it in the current database (refusing the trigger
 //     with 1046 in a session without one, or binding an unqualified table
 //     of the body to another database's);
-//   - DROP TABLE of a database with triggers, which the engine reads in
-//     the current database, failed with 1046 in a session without one.
+//   - DROP TABLE of a database with triggers, and SHOW TRIGGERS FROM db,
+//     which read the triggers in the current database, failed with 1046
+//     in a session without one.
 func lendTriggersDatabase(ctx *sql.Context, p *Provider, st ast.Statement) {
+	if show, ok := st.(*ast.Show); ok && strings.EqualFold(show.Type, "triggers") && show.ShowTablesOpt != nil {
+		if db := show.ShowTablesOpt.DbName; db != "" {
+			if _, exists := p.store.Database(db); exists {
+				lendDatabase(ctx, db)
+			}
+		}
+		return
+	}
 	ddl, ok := st.(*ast.DDL)
 	if !ok {
 		return

@@ -7,10 +7,11 @@ import "testing"
 // session in no database (the engine refused it with 1046) and from one
 // in a database that has a table of the same name (the engine bound the
 // body to that table at CREATE); DROP TABLE of a table in a database
-// with triggers works from a session in no database (1046 before), and
-// INSERT ... SELECT into a table with triggers, from a session in another
-// database, runs the triggers in theirs (the engine bound them in the
-// session's). The rows are MariaDB 10.11's.
+// with triggers and SHOW TRIGGERS FROM db work from a session in no
+// database (1046 before); and INSERT ... SELECT into a table with
+// triggers, from a session in another database, runs the triggers in
+// theirs (the engine bound them in the session's). The rows are MariaDB
+// 10.11's.
 func TestTriggersBindInTheirDatabase(t *testing.T) {
 	_, addr, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -31,7 +32,7 @@ func TestTriggersBindInTheirDatabase(t *testing.T) {
 	// A client of its own, in no database.
 	none := connect(t, addr, "")
 	defer none.Close()
-	for _, q := range []string{"DROP TABLE tg.scratch", "DROP TABLE IF EXISTS tg.scratch"} {
+	for _, q := range []string{"DROP TABLE tg.scratch", "DROP TABLE IF EXISTS tg.scratch", "SHOW TRIGGERS FROM tg"} {
 		if _, err := none.Exec(q); err != nil {
 			t.Errorf("%s: %v", q, err)
 		}
@@ -41,5 +42,30 @@ func TestTriggersBindInTheirDatabase(t *testing.T) {
 		"SELECT id FROM other.audit":          "",
 		"SELECT COUNT(*) FROM other.log":      "0",
 		"SHOW TABLES FROM tg":                 "audit;t",
+	})
+}
+
+// TestTriggersOfUpdatesThatJoin: an UPDATE of one table that reads
+// another (through IN (SELECT ...), JOIN ... ON, or a comma join) runs
+// that table's BEFORE and AFTER UPDATE triggers for each row it changes.
+// The engine looked for the triggers of the last table its plan names,
+// often the other one, and ran none. The rows are MariaDB 10.11's.
+func TestTriggersOfUpdatesThatJoin(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE lu", "USE lu",
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT, w VARCHAR(10))",
+		"CREATE TABLE s (id INT PRIMARY KEY, k INT)",
+		"CREATE TABLE audit (n INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(60))",
+		"CREATE TRIGGER t_bu BEFORE UPDATE ON t FOR EACH ROW SET NEW.w = CONCAT(OLD.w, '+')",
+		"CREATE TRIGGER t_au AFTER UPDATE ON t FOR EACH ROW INSERT INTO audit (what) VALUES (CONCAT(OLD.id, ':', OLD.v, '->', NEW.v, ' ', NEW.w))",
+		"INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b'), (3, 30, 'c')",
+		"INSERT INTO s VALUES (2, 5), (3, 6)",
+		"UPDATE t SET v = v * 2 WHERE id IN (SELECT id FROM s WHERE k > 5)",
+		"UPDATE t JOIN s ON t.id = s.id SET t.v = t.v + s.k",
+		"UPDATE t, s SET t.v = 0 WHERE t.id = s.id AND s.k = 5")
+	wantAnswers(t, db, "update triggers", map[string]string{
+		"SELECT * FROM t ORDER BY id":       "1,10,a;2,0,b++;3,66,c++",
+		"SELECT what FROM audit ORDER BY n": "3:30->60 c+;2:20->25 b+;3:60->66 c++;2:25->0 b++",
 	})
 }
