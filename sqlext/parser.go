@@ -57,7 +57,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	authorizeShowEngine(st)
 	authorizeOwnGrants(st)
 	showEventsIn(sctx, st)
-	lendTriggersDatabase(sctx, sp.p, st)
+	lendParsedTriggerDatabase(sctx, sp.p, st)
 	switch x := st.(type) {
 	case *ast.Insert:
 		sp.p.defaultGeneratedValues(sctx, x)

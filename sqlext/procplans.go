@@ -202,17 +202,24 @@ func (r *procRun) runPlan(text string, p *procPlan) (*flow, error) {
 
 // runKept runs a kept plan as the engine runs a statement it planned.
 func (r *procRun) runKept(text string, p *procPlan) (sql.Schema, []sql.Row, error) {
-	keptPlanRuns.Add(1)
-	r.ctx.ClearWarnings()
-	for _, e := range p.scoped {
-		e.resetStatement()
-	}
-	sub := sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
+	sub := r.startKept(text, p)
 	sch, iter, _, err := r.runner.(planRunner).PrepQueryPlanForExecution(sub, text, p.node, p.flags)
 	if err != nil {
 		return nil, nil, r.statementError(text, err)
 	}
 	return r.drain(sub, text, sch, iter)
+}
+
+// startKept starts a run of a kept plan as the engine starts a
+// statement: its warnings cleared, its counts from zero, in a context of
+// its own.
+func (r *procRun) startKept(text string, p *procPlan) *sql.Context {
+	keptPlanRuns.Add(1)
+	r.ctx.ClearWarnings()
+	for _, e := range p.scoped {
+		e.resetStatement()
+	}
+	return sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
 }
 
 // evalKept evaluates text, a SELECT of one of the procedure's
@@ -231,10 +238,11 @@ func (r *procRun) evalKept(f *procFrame, text string, st ast.Statement) (any, sq
 	var sch sql.Schema
 	var rows []sql.Row
 	var err error
+	current := seen && r.current(sess, f, p)
 	switch {
-	case seen && r.current(sess, f, p) && p.value != nil:
+	case current && p.value != nil:
 		return r.evalValue(text, p)
-	case seen && r.current(sess, f, p):
+	case current:
 		sch, rows, err = r.runKept(text, p)
 	default:
 		if st == nil {
@@ -273,12 +281,7 @@ func callsRoutine(e sql.Expression) bool {
 // evalValue evaluates the expression of a kept plan that only selects
 // it, as running the plan would, without building its rows.
 func (r *procRun) evalValue(text string, p *procPlan) (any, sql.Type, error) {
-	keptPlanRuns.Add(1)
-	r.ctx.ClearWarnings()
-	for _, e := range p.scoped {
-		e.resetStatement()
-	}
-	sub := sql.NewContext(r.ctx.Context, sql.WithSession(r.ctx.Session), sql.WithQuery(text))
+	sub := r.startKept(text, p)
 	v, err := p.value.Eval(sub, nil)
 	if err != nil {
 		return nil, nil, r.statementError(text, err)
@@ -321,20 +324,15 @@ func keepableValue(st ast.Statement) bool {
 			return false
 		}
 	}
-	keepable := true
-	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
-		if !keepable {
-			return false, nil
-		}
+	return !holds(st, func(n ast.SQLNode) bool {
 		switch x := n.(type) {
 		case *ast.Subquery:
-			keepable = x == nil
+			return x != nil
 		case *ast.FuncExpr:
-			keepable = x == nil || x.Over == nil
+			return x != nil && x.Over != nil
 		}
-		return keepable, nil
-	}, st)
-	return keepable
+		return false
+	})
 }
 
 // keepableForm says whether st is of a form whose plan can be kept: see
@@ -371,43 +369,48 @@ func keepableForm(f *procFrame, st ast.Statement) bool {
 	// bindSlots binds them.
 	inValues := map[*ast.ColName]bool{}
 	if values != nil {
-		_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
-			if c, ok := n.(*ast.ColName); ok {
-				inValues[c] = true
-			}
-			return true, nil
-		}, values)
-		if ins := st.(*ast.Insert); len(ins.OnDup) > 0 {
-			_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
-				if c, ok := n.(*ast.ColName); ok {
-					inValues[c] = true
-				}
-				return true, nil
-			}, ins.OnDup)
-		}
+		colNamesIn(inValues, values)
+		colNamesIn(inValues, st.(*ast.Insert).OnDup)
 	}
-	keepable := true
-	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
-		if !keepable {
-			return false, nil
-		}
+	return !holds(st, func(n ast.SQLNode) bool {
 		switch x := n.(type) {
 		case *ast.Subquery:
-			keepable = x == nil
+			return x != nil
 		case *ast.SetOp:
-			keepable = x == nil
+			return x != nil
 		case *ast.ParenSelect:
-			keepable = x == nil
+			return x != nil
 		case *ast.With:
-			keepable = x == nil
+			return x != nil
 		case *ast.Limit:
-			keepable = x == nil // LIMIT takes only literals, and variables
+			return x != nil // LIMIT takes only literals, and variables
 		case *ast.ColName:
-			keepable = x == nil || !x.Qualifier.IsEmpty() || inValues[x] || f.variable(x.Name.String()) == nil
+			return x != nil && x.Qualifier.IsEmpty() && !inValues[x] && f.variable(x.Name.String()) != nil
 		}
-		return keepable, nil
+		return false
+	})
+}
+
+// holds says whether is says yes of some node of st.
+func holds(st ast.SQLNode, is func(ast.SQLNode) bool) bool {
+	found := false
+	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
+		if !found {
+			found = is(n)
+		}
+		return !found, nil
 	}, st)
-	return keepable
+	return found
+}
+
+// colNamesIn adds the names held in n to into.
+func colNamesIn(into map[*ast.ColName]bool, n ast.SQLNode) {
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if c, ok := n.(*ast.ColName); ok {
+			into[c] = true
+		}
+		return true, nil
+	}, n)
 }
 
 // bindSlots puts a call of procVarFunc in place of each of st's
@@ -417,13 +420,7 @@ func keepableForm(f *procFrame, st ast.Statement) bool {
 func bindSlots(ctx *sql.Context, f *procFrame, st ast.Statement) (slots []*varSlot, ok bool) {
 	index := map[string]int{}
 	with := map[*ast.ColName]ast.Expr{}
-	targets := map[*ast.ColName]bool{}
-	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
-		if a, ok := n.(*ast.AssignmentExpr); ok {
-			targets[a.Name] = true
-		}
-		return true, nil
-	}, st)
+	targets := assignedNames(st)
 	ok = true
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		c, isCol := n.(*ast.ColName)

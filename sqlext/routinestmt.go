@@ -425,13 +425,7 @@ func (r *procRun) statementError(text string, err error) error {
 // is the column's. MySQL reads a name that is both a variable and a
 // column as the variable.
 func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
-	targets := map[*ast.ColName]bool{}
-	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
-		if a, ok := n.(*ast.AssignmentExpr); ok {
-			targets[a.Name] = true
-		}
-		return true, nil
-	}, st)
+	targets := assignedNames(st)
 	var typed map[*ast.ColName]ast.Expr
 	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
 		c, ok := n.(*ast.ColName)
@@ -454,6 +448,19 @@ func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
 	if typed != nil {
 		replaceNames(st, typed)
 	}
+}
+
+// assignedNames are the names st assigns to (UPDATE's SET, ON DUPLICATE
+// KEY UPDATE), which are columns, never variables.
+func assignedNames(st ast.SQLNode) map[*ast.ColName]bool {
+	targets := map[*ast.ColName]bool{}
+	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
+		if a, ok := n.(*ast.AssignmentExpr); ok {
+			targets[a.Name] = true
+		}
+		return true, nil
+	}, st)
+	return targets
 }
 
 // walkStatement walks st as ast.Walk does, and also the query of a

@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/shopspring/decimal"
 	"github.com/sirupsen/logrus"
 
@@ -160,6 +161,45 @@ func lendTriggerDatabase(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, sco
 		lendIfNoDatabase(ctx, db)
 	}
 	return n, transform.SameTree, nil
+}
+
+// lendParsedTriggerDatabase lends statements about triggers the database
+// their triggers are in:
+//   - CREATE TRIGGER db.name binds its body in db, as MySQL does, where
+//     the engine bound it in the current database (refusing the trigger
+//     with 1046 in a session without one, or binding an unqualified table
+//     of the body to another database's);
+//   - DROP TABLE of a database with triggers, and SHOW TRIGGERS FROM db,
+//     which read the triggers in the current database, failed with 1046
+//     in a session without one.
+func lendParsedTriggerDatabase(ctx *sql.Context, p *Provider, st ast.Statement) {
+	if show, ok := st.(*ast.Show); ok && strings.EqualFold(show.Type, "triggers") && show.ShowTablesOpt != nil {
+		if db := show.ShowTablesOpt.DbName; db != "" {
+			if _, exists := p.store.Database(db); exists {
+				lendDatabase(ctx, db)
+			}
+		}
+		return
+	}
+	ddl, ok := st.(*ast.DDL)
+	if !ok {
+		return
+	}
+	switch {
+	case ddl.Action == ast.CreateStr && ddl.TriggerSpec != nil:
+		db := ddl.TriggerSpec.TrigName.Qualifier.String()
+		if db == "" {
+			db = ddl.Table.DbQualifier.String()
+		}
+		if _, exists := p.store.Database(db); exists && !strings.EqualFold(db, ctx.GetCurrentDatabase()) {
+			lendDatabase(ctx, db)
+		}
+	case ddl.Action == ast.DropStr && len(ddl.FromTables) > 0:
+		db := ddl.FromTables[0].DbQualifier.String()
+		if _, exists := p.store.Database(db); exists {
+			lendIfNoDatabase(ctx, db)
+		}
+	}
 }
 
 // sessionAfterPlanning runs Session.afterPlanning once the statement, not
