@@ -46,3 +46,34 @@ func TestAggregatesDescribedNullable(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyAggregatesOfEmptyTables: MIN and MAX of a table's first key
+// column answer one row, NULL, when the table has no rows, as every
+// aggregate without GROUP BY does. The engine answered them with the
+// first row in key order, and so with no row at all.
+func TestKeyAggregatesOfEmptyTables(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE ke", "USE ke",
+		"CREATE TABLE t (id INT PRIMARY KEY AUTO_INCREMENT, v INT)",
+		"CREATE TABLE k (a INT, b INT, PRIMARY KEY (a, b))")
+	empty := map[string]string{
+		"SELECT MAX(id) FROM t":                 "NULL",
+		"SELECT MIN(id) FROM t":                 "NULL",
+		"SELECT IFNULL(MAX(id), 0) + 1 FROM t":  "1",
+		"SELECT MAX(a) FROM k":                  "NULL",
+		"SELECT (SELECT MIN(a) FROM k) IS NULL": "1",
+	}
+	wantAnswers(t, db, "empty", empty)
+	mustExecAll(t, db, "INSERT INTO t (v) VALUES (5), (6), (7)", "INSERT INTO k VALUES (3, 1), (1, 2), (2, 9)")
+	wantAnswers(t, db, "filled", map[string]string{
+		"SELECT MAX(id) FROM t":                "3",
+		"SELECT MIN(id) FROM t":                "1",
+		"SELECT IFNULL(MAX(id), 0) + 1 FROM t": "4",
+		"SELECT MAX(a) FROM k":                 "3",
+		"SELECT MIN(id) FROM t WHERE id > 1":   "2",
+		"SELECT MAX(id) FROM t WHERE id > 10":  "NULL",
+	})
+	mustExecAll(t, db, "DELETE FROM t", "DELETE FROM k")
+	wantAnswers(t, db, "emptied", empty)
+}
