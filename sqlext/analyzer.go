@@ -68,6 +68,7 @@ func init() {
 	beforeEngineRule("applyTriggers", triggerDatabaseAgainRule, lendTriggerDatabase)
 	beforeEngineRule("applyTriggers", updateTriggerTargetRule, nameUpdateTarget)
 	beforeEngineRule("applyProcedures", dropTriggerTargetRule, dropTriggerTargets)
+	beforeEngineRule("applyProcedures", rowTriggerRule, bindRowTriggers)
 	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(insertTextRule, selectedTimesAsText)

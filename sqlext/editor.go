@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -113,9 +114,17 @@ func (e *editor) StatementBegin(ctx *sql.Context) {
 	}
 }
 
-func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
+// DiscardChanges takes back the statement's changes since
+// StatementBegin. For a row that INSERT IGNORE or UPDATE IGNORE passes
+// over (the engine marks each row so), only the row's own: what its
+// triggers wrote stays, as in MySQL.
+func (e *editor) DiscardChanges(ctx *sql.Context, err error) error {
 	if e.tx != nil && e.err == nil {
-		e.tx.rollbackTo(e.mark)
+		if errors.As(err, new(sql.IgnorableError)) {
+			e.tx.rollbackTableTo(e.mark, e.tt)
+		} else {
+			e.tx.rollbackTo(e.mark)
+		}
 	}
 	if e.tt != nil {
 		e.tx.mu.Lock()

@@ -124,6 +124,15 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		if existingTable(ctx, n) {
 			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 		}
+	case *plan.InsertInto:
+		if d, ok := n.Destination.(*rowTriggers); ok && d.b == nil {
+			// A run of its own, whose editors build the triggers with b.
+			nn, err := n.WithChildren(d.build(o.b))
+			if err != nil {
+				return nil, err
+			}
+			return o.b.Build(ctx, nn, row)
+		}
 	case *plan.UpdateSource:
 		return o.caseChanges(ctx, n, row)
 	case *plan.UpdateJoin:

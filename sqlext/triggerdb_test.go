@@ -69,3 +69,103 @@ func TestTriggersOfUpdatesThatJoin(t *testing.T) {
 		"SELECT what FROM audit ORDER BY n": "3:30->60 c+;2:20->25 b+;3:60->66 c++;2:25->0 b++",
 	})
 }
+
+// TestTriggersOfReplaceAndUpsert: REPLACE runs the DELETE triggers of
+// each row it replaces, and INSERT ... ON DUPLICATE KEY UPDATE the
+// UPDATE triggers of each row it updates, in MySQL's order; AFTER INSERT
+// triggers read the inserted row and run only for rows inserted. The
+// expected tables are MariaDB's for the same statements.
+func TestTriggersOfReplaceAndUpsert(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE ru", "USE ru",
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT, u INT UNIQUE, note VARCHAR(20))",
+		"CREATE TABLE log (n INT AUTO_INCREMENT PRIMARY KEY, msg VARCHAR(100))",
+		"CREATE TABLE total (k INT PRIMARY KEY, s INT)",
+		"INSERT INTO total VALUES (1, 0)",
+		"CREATE TRIGGER bi BEFORE INSERT ON t FOR EACH ROW INSERT INTO log (msg) VALUES (CONCAT('bi ', NEW.id, ' ', NEW.v))",
+		"CREATE TRIGGER ai AFTER INSERT ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('ai ', NEW.id, ' ', NEW.v)); UPDATE total SET s = s + NEW.v WHERE k = 1; END",
+		"CREATE TRIGGER bd BEFORE DELETE ON t FOR EACH ROW INSERT INTO log (msg) VALUES (CONCAT('bd ', OLD.id, ' ', OLD.v))",
+		`CREATE TRIGGER ad AFTER DELETE ON t FOR EACH ROW BEGIN
+			UPDATE total SET s = s - OLD.v WHERE k = 1;
+			IF OLD.v = 13 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no 13'; END IF;
+		END`,
+		`CREATE TRIGGER bu BEFORE UPDATE ON t FOR EACH ROW BEGIN
+			SET NEW.note = CONCAT('upd', OLD.v);
+			IF NEW.v > 100 THEN SET NEW.v = 100; END IF;
+			INSERT INTO log (msg) VALUES (CONCAT('bu ', OLD.id, ' ', OLD.v, '->', NEW.v));
+		END`,
+		"CREATE TRIGGER au AFTER UPDATE ON t FOR EACH ROW UPDATE total SET s = s - OLD.v + NEW.v WHERE k = 1",
+		"INSERT INTO t (id, v, u) VALUES (1, 10, 100), (2, 20, 200), (3, 13, 300)",
+		// Replaces rows 1 (by key) and 2 (by u).
+		"REPLACE INTO t (id, v, u) VALUES (1, 11, 200)")
+	wantAnswers(t, db, "replace", map[string]string{
+		"SELECT ROW_COUNT()":          "3",
+		"SELECT * FROM t ORDER BY id": "1,11,200,NULL;3,13,300,NULL",
+		"SELECT s FROM total":         "24",
+	})
+	// The AFTER DELETE trigger of row 3 fails: nothing of the statement
+	// stays, neither row 5 nor what the triggers wrote.
+	_, err := db.Exec("REPLACE INTO t (id, v, u) VALUES (5, 50, 500), (3, 1, 1)")
+	wantMySQLMessage(t, "failing trigger", err, 1644, "45000", "no 13")
+	mustExecAll(t, db,
+		"INSERT INTO t (id, v, u) VALUES (1, 5, 1), (6, 60, 600) ON DUPLICATE KEY UPDATE v = v + VALUES(v)",
+		"INSERT INTO t (id, v, u) VALUES (1, 500, 1) ON DUPLICATE KEY UPDATE v = VALUES(v)",
+		"CREATE TABLE src (id INT, v INT, u INT)",
+		"INSERT INTO src VALUES (1, 7, 700), (8, 80, 800), (9, 90, 800)",
+		"REPLACE INTO t (id, v, u) SELECT id, v, u FROM src",
+		"INSERT INTO t (id, v, u) SELECT id, v, u FROM src ON DUPLICATE KEY UPDATE v = t.v + 1",
+		// From another database, with none current after it.
+		"USE mysql",
+		"REPLACE INTO ru.t (id, v, u) VALUES (9, 99, 999)",
+		"INSERT INTO ru.t (id, v, u) VALUES (9, 1, 1) ON DUPLICATE KEY UPDATE v = 42")
+	wantAnswers(t, db, "upsert", map[string]string{
+		"SELECT * FROM ru.t ORDER BY id": "1,8,700,upd7;3,13,300,NULL;6,60,600,NULL;9,42,999,upd99",
+		"SELECT s FROM ru.total":         "123",
+		"SELECT GROUP_CONCAT(msg ORDER BY n SEPARATOR '|') FROM ru.log": "bi 1 10|ai 1 10|bi 2 20|ai 2 20|bi 3 13|ai 3 13|" +
+			"bi 1 11|bd 1 10|bd 2 20|ai 1 11|" +
+			"bi 1 5|bu 1 11->16|bi 6 60|ai 6 60|" +
+			"bi 1 500|bu 1 16->100|" +
+			"bi 1 7|bd 1 100|ai 1 7|bi 8 80|ai 8 80|bi 9 90|bd 8 80|ai 9 90|" +
+			"bi 1 7|bu 1 7->8|bi 8 80|bu 9 90->91|bi 9 90|bu 9 91->92|" +
+			"bi 9 99|bd 9 92|ai 9 99|bi 9 1|bu 9 99->42",
+	})
+}
+
+// TestTriggersInTriggerBodies: the statements of one trigger's BEGIN ...
+// END body run only their own table's triggers. The engine also ran the
+// firing statement's other triggers on them: an AFTER UPDATE trigger
+// that updates a table failed on a BEFORE UPDATE body's INSERT.
+func TestTriggersInTriggerBodies(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE tb", "USE tb",
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT, u INT UNIQUE)",
+		"CREATE TABLE log (n INT AUTO_INCREMENT PRIMARY KEY, msg VARCHAR(100))",
+		"CREATE TABLE cnt (k VARCHAR(10) PRIMARY KEY, c INT)",
+		"INSERT INTO cnt VALUES ('ins', 0), ('del', 0), ('upd', 0)",
+		"CREATE TRIGGER bi BEFORE INSERT ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('bi ', NEW.id)); SET NEW.v = NEW.v * 2; END",
+		"CREATE TRIGGER ai AFTER INSERT ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('ai ', NEW.id, ' ', NEW.v)); UPDATE cnt SET c = c + 1 WHERE k = 'ins'; END",
+		"CREATE TRIGGER ai2 AFTER INSERT ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('ai2 ', NEW.id)); END",
+		"CREATE TRIGGER bd BEFORE DELETE ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('bd ', OLD.id)); END",
+		"CREATE TRIGGER ad AFTER DELETE ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('ad ', OLD.id)); UPDATE cnt SET c = c + 1 WHERE k = 'del'; END",
+		"CREATE TRIGGER bu BEFORE UPDATE ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('bu ', OLD.id, ' ', OLD.v, '>', NEW.v)); END",
+		"CREATE TRIGGER au AFTER UPDATE ON t FOR EACH ROW BEGIN INSERT INTO log (msg) VALUES (CONCAT('au ', NEW.id, ' ', NEW.v)); UPDATE cnt SET c = c + 1 WHERE k = 'upd'; END",
+		"INSERT INTO t VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3)",
+		"UPDATE t SET v = v + 10 WHERE id > 1",
+		"DELETE FROM t WHERE id = 3",
+		"REPLACE INTO t VALUES (2, 7, 1)",
+		"INSERT INTO t VALUES (2, 0, 9), (4, 4, 4) ON DUPLICATE KEY UPDATE v = v + 100",
+		// The first row is a duplicate IGNORE passes over; what its
+		// BEFORE INSERT trigger wrote stays.
+		"INSERT IGNORE INTO t VALUES (4, 5, 5), (5, 5, 5)")
+	wantAnswers(t, db, "bodies", map[string]string{
+		"SELECT * FROM t ORDER BY id":                   "2,114,1;4,8,4;5,10,5",
+		"SELECT GROUP_CONCAT(k, c ORDER BY k) FROM cnt": "del3,ins6,upd3",
+		"SELECT GROUP_CONCAT(msg ORDER BY n SEPARATOR '|') FROM log": "bi 1|ai 1 2|ai2 1|bi 2|ai 2 4|ai2 2|bi 3|ai 3 6|ai2 3|" +
+			"bu 2 4>14|au 2 14|bu 3 6>16|au 3 16|bd 3|ad 3|" +
+			"bi 2|bd 2|ad 2|bd 1|ad 1|ai 2 14|ai2 2|" +
+			"bi 2|bu 2 14>114|au 2 114|bi 4|ai 4 8|ai2 4|" +
+			"bi 4|bi 5|ai 5 10|ai2 5",
+	})
+}

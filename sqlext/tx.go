@@ -99,7 +99,7 @@ type transaction struct {
 	readOnly   bool
 	tables     map[string]*txTable
 	order      []*txTable
-	undo       []undoRec
+	undo       undoLog
 	savepoints map[string]int
 	// freshFor is the statement (process id) whose read barrier ran.
 	freshFor uint64
@@ -238,8 +238,17 @@ func (t *txTable) removeContent(id string, r storage.Row) {
 func (tx *transaction) mark() int { return len(tx.undo) }
 
 func (tx *transaction) rollbackTo(mark int) {
-	for i := len(tx.undo) - 1; i >= mark; i-- {
-		u := tx.undo[i]
+	tx.undo[mark:].undo()
+	tx.undo = tx.undo[:mark]
+}
+
+// undoLog is a run of a transaction's undo records, oldest first.
+type undoLog []undoRec
+
+// undo takes back the changes of l, newest first.
+func (l undoLog) undo() {
+	for i := len(l) - 1; i >= 0; i-- {
+		u := l[i]
 		if u.prev == nil {
 			delete(u.t.changes, u.id)
 		} else {
@@ -250,7 +259,23 @@ func (tx *transaction) rollbackTo(mark int) {
 			u.t.rebuildContent()
 		}
 	}
-	tx.undo = tx.undo[:mark]
+}
+
+// rollbackTableTo undoes t's changes made since mark, and keeps those
+// of other tables.
+func (tx *transaction) rollbackTableTo(mark int, t *txTable) {
+	kept := tx.undo[:mark]
+	for i := len(tx.undo) - 1; i >= mark; i-- {
+		if tx.undo[i].t == t {
+			tx.undo[i : i+1].undo()
+		}
+	}
+	for _, u := range tx.undo[mark:] {
+		if u.t != t {
+			kept = append(kept, u)
+		}
+	}
+	tx.undo = kept
 }
 
 func (t *txTable) rebuildContent() {
