@@ -49,9 +49,9 @@ func rewriteInsertValues(n sql.Node, rewrite func(col *sql.Column, e sql.Express
 		if !ok || ins.Destination == nil {
 			return node, transform.SameTree, nil
 		}
-		p, ok := ins.Source.(*plan.Project)
+		p, withProject := insertProjection(ins.Source)
 		schema := ins.Destination.Schema()
-		if !ok || len(schema) != len(p.Projections) {
+		if p == nil || len(schema) != len(p.Projections) {
 			return node, transform.SameTree, nil
 		}
 		var exprs []sql.Expression
@@ -75,8 +75,42 @@ func rewriteInsertValues(n sql.Node, rewrite func(col *sql.Column, e sql.Express
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
-		return ins.WithSource(np), transform.NewTree, nil
+		src, err := withProject(np)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		return ins.WithSource(src), transform.NewTree, nil
 	})
+}
+
+// insertProjection is the projection of an INSERT's source that gives
+// the rows its BEFORE INSERT triggers read (the engine runs them over
+// it), or nil, and the source with another projection in its place.
+func insertProjection(source sql.Node) (*plan.Project, func(sql.Node) (sql.Node, error)) {
+	var triggers []*plan.TriggerExecutor
+	n := source
+	for {
+		te, ok := n.(*plan.TriggerExecutor)
+		if !ok {
+			break
+		}
+		triggers = append(triggers, te)
+		n = te.Left()
+	}
+	p, ok := n.(*plan.Project)
+	if !ok {
+		return nil, nil
+	}
+	return p, func(np sql.Node) (sql.Node, error) {
+		out := np
+		for i := len(triggers) - 1; i >= 0; i-- {
+			var err error
+			if out, err = triggers[i].WithChildren(out, triggers[i].Right()); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
 }
 
 // typedDefault rewrites the column reads of a projected default or

@@ -25,9 +25,9 @@ func onDupGenerated(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		if !ok || len(ins.OnDupExprs) == 0 || ins.Destination == nil {
 			return node, transform.SameTree, nil
 		}
-		p, ok := ins.Source.(*plan.Project)
+		p, _ := insertProjection(ins.Source)
 		schema := ins.Destination.Schema()
-		if !ok || len(p.Projections) != len(schema) {
+		if p == nil || len(p.Projections) != len(schema) {
 			return node, transform.SameTree, nil
 		}
 		assigned := map[int]bool{}

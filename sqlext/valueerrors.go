@@ -55,11 +55,14 @@ func valueErrors(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		t := writtenTable(ins.Destination)
 		nulls := t != nil && !mayTrigger(ctx, t)
 		multi := manyRows(ins.Source)
+		_, triggered := ins.Source.(*plan.TriggerExecutor)
 		return rewriteInsertValues(ins, func(col *sql.Column, e sql.Expression) (sql.Expression, bool, error) {
 			if !checkable(e) {
 				return e, false, nil
 			}
-			return newValueCheck(e, col, nulls && !col.Nullable, multi || ignore, ignore), true, nil
+			c := newValueCheck(e, col, nulls && !col.Nullable, multi || ignore, ignore)
+			c.typed = triggered && types.IsNumber(col.Type) && col.Type.Type() != sqltypes.Bit
+			return c, true, nil
 		})
 	})
 	if err != nil {
@@ -126,6 +129,9 @@ type valueCheck struct {
 	ignore bool
 	// rows counts the evaluations, a row each: the row an error names.
 	rows *atomic.Int64
+	// typed says to hand on a number as the column holds it (2.5 as 3
+	// in an INT), for the BEFORE INSERT triggers that read it as NEW.
+	typed bool
 }
 
 func (*valueCheck) storeWrapper() {}
@@ -135,6 +141,17 @@ func newValueCheck(e sql.Expression, col *sql.Column, notNull, nullDefault, igno
 }
 
 func (c *valueCheck) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := c.checked(ctx, row)
+	if err != nil || !c.typed || v == nil {
+		return v, err
+	}
+	if typed, inRange, err := c.col.Type.Convert(ctx, v); err == nil && inRange == sql.InRange {
+		return typed, nil
+	}
+	return v, nil
+}
+
+func (c *valueCheck) checked(ctx *sql.Context, row sql.Row) (any, error) {
 	v, err := c.Expression.Eval(ctx, row)
 	n := c.rows.Add(1)
 	if err != nil {
