@@ -66,8 +66,6 @@ func init() {
 	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	beforeEngineRule("applyTriggers", triggerDatabaseAgainRule, lendTriggerDatabase)
-	beforeEngineRule("applyTriggers", updateTriggerTargetRule, nameUpdateTarget)
-	beforeEngineRule("applyProcedures", dropTriggerTargetRule, dropTriggerTargets)
 	beforeEngineRule("applyProcedures", rowTriggerRule, bindRowTriggers)
 	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)

@@ -133,6 +133,12 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 			}
 			return o.b.Build(ctx, nn, row)
 		}
+	case *joinTriggers:
+		nn, err := n.run(o.b)
+		if err != nil {
+			return nil, err
+		}
+		return o.b.Build(ctx, nn, row)
 	case *plan.UpdateSource:
 		return o.caseChanges(ctx, n, row)
 	case *plan.UpdateJoin:

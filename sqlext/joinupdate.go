@@ -149,6 +149,9 @@ func (o *execOverrides) joinUpdate(ctx *sql.Context, n *plan.UpdateJoin, row sql
 	sch := src.Child.Schema()
 	var targets []*joinTarget
 	for name, u := range n.Updaters {
+		if t, ok := u.(*triggeredUpdater); ok {
+			u = t.RowUpdater
+		}
 		e, ok := u.(*editor)
 		start := slices.IndexFunc(sch, func(c *sql.Column) bool { return strings.EqualFold(c.Source, name) })
 		if !ok || start < 0 || start+len(e.t.sch.Schema) > len(sch) {

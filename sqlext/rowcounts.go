@@ -61,6 +61,8 @@ func recountedKind(n sql.Node) (countKind, sql.Node) {
 	switch n := n.(type) {
 	case *plan.TriggerExecutor:
 		return recountedKind(n.Left())
+	case *joinTriggers:
+		return recountedKind(n.update)
 	case *plan.InsertInto:
 		switch {
 		case n.IsReplace:

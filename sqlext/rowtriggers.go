@@ -105,7 +105,22 @@ func bindRowTriggers(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 			}
 			nn, err := n.WithChildren(d)
 			return nn, transform.NewTree, err
+		case *plan.Update:
+			if joinOf(n) == nil {
+				return n, transform.SameTree, nil
+			}
+			up, err := withoutJoinTriggers(n)
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			nn, err := bindJoinTriggers(ctx, a, up, scope, sel, qFlags)
+			return nn, transform.NewTree, err
 		case *plan.TriggerExecutor:
+			if n.TriggerEvent == plan.UpdateTrigger && updatesJoin(n.Left()) {
+				// The engine's AFTER UPDATE trigger over a multiple-table
+				// UPDATE, bound above.
+				return n.Left(), transform.NewTree, nil
+			}
 			// The engine's AFTER INSERT trigger over a statement whose
 			// target is bound above: the editor runs it instead.
 			ins, ok := n.Left().(*plan.InsertInto)
@@ -201,12 +216,16 @@ func triggerKey(te *plan.TriggerExecutor) string {
 	return te.TriggerDefinition.Name + "\x00" + te.TriggerDefinition.CreateStatement
 }
 
-// destinationTable is the table an INSERT's target node writes.
+// destinationTable is the table a write's target node writes.
 func destinationTable(dest sql.Node) *plan.ResolvedTable {
 	var rt *plan.ResolvedTable
 	transform.Inspect(dest, func(n sql.Node) bool {
-		if t, ok := n.(*plan.ResolvedTable); ok && rt == nil {
+		switch t := n.(type) {
+		case *plan.ResolvedTable:
 			rt = t
+		case *plan.IndexedTableAccess:
+			// A leaf: its table is no child.
+			rt, _ = t.TableNode.(*plan.ResolvedTable)
 		}
 		return rt == nil
 	})
@@ -317,12 +336,11 @@ func lastRow(ctx *sql.Context, iter sql.RowIter) (last sql.Row, err error) {
 // The node: dest, with the triggers' bodies as children, as the engine
 // keeps a trigger's body, so that later rules reach them.
 
-func (d *rowTriggers) Resolved() bool {
-	if !d.dest.Resolved() {
-		return false
-	}
-	for _, f := range d.firings {
-		if !f.logic.Resolved() {
+func (d *rowTriggers) Resolved() bool { return allResolved(d.Children()) }
+
+func allResolved(nodes []sql.Node) bool {
+	for _, n := range nodes {
+		if !n.Resolved() {
 			return false
 		}
 	}
@@ -333,27 +351,36 @@ func (d *rowTriggers) String() string     { return d.dest.String() }
 func (d *rowTriggers) Schema() sql.Schema { return d.dest.Schema() }
 func (d *rowTriggers) IsReadOnly() bool   { return false }
 
-func (d *rowTriggers) Children() []sql.Node {
-	children := make([]sql.Node, 0, 1+len(d.firings))
-	children = append(children, d.dest)
-	for _, f := range d.firings {
-		children = append(children, f.logic)
-	}
-	return children
-}
+func (d *rowTriggers) Children() []sql.Node { return withBodies(d.dest, d.firings) }
 
 func (d *rowTriggers) WithChildren(children ...sql.Node) (sql.Node, error) {
 	if len(children) != 1+len(d.firings) {
 		return nil, sql.ErrInvalidChildrenNumber.New(d, len(children), 1+len(d.firings))
 	}
 	nd := *d
-	nd.dest = children[0]
-	nd.firings = make([]firing, len(d.firings))
-	for i, f := range d.firings {
-		f.logic = children[1+i]
-		nd.firings[i] = f
-	}
+	nd.dest, nd.firings = children[0], newBodies(d.firings, children[1:])
 	return &nd, nil
+}
+
+// withBodies is head, then the bodies of firings: the children of a node
+// that runs triggers.
+func withBodies(head sql.Node, firings []firing) []sql.Node {
+	children := make([]sql.Node, 0, 1+len(firings))
+	children = append(children, head)
+	for _, f := range firings {
+		children = append(children, f.logic)
+	}
+	return children
+}
+
+// newBodies is firings with the bodies given.
+func newBodies(firings []firing, bodies []sql.Node) []firing {
+	out := make([]firing, len(firings))
+	for i, f := range firings {
+		f.logic = bodies[i]
+		out[i] = f
+	}
+	return out
 }
 
 // The table: dest's, with editors that run the triggers.

@@ -96,17 +96,23 @@ func TestTriggersOfReplaceAndUpsert(t *testing.T) {
 			INSERT INTO log (msg) VALUES (CONCAT('bu ', OLD.id, ' ', OLD.v, '->', NEW.v));
 		END`,
 		"CREATE TRIGGER au AFTER UPDATE ON t FOR EACH ROW UPDATE total SET s = s - OLD.v + NEW.v WHERE k = 1",
-		"INSERT INTO t (id, v, u) VALUES (1, 10, 100), (2, 20, 200), (3, 13, 300)",
-		// Replaces rows 1 (by key) and 2 (by u).
-		"REPLACE INTO t (id, v, u) VALUES (1, 11, 200)")
+		"INSERT INTO t (id, v, u) VALUES (1, 10, 100), (2, 20, 200), (3, 13, 300)")
+	// Replaces rows 1 (by key) and 2 (by u): one row inserted, two
+	// deleted.
+	res, err := db.Exec("REPLACE INTO t (id, v, u) VALUES (1, 11, 200)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 3 {
+		t.Errorf("REPLACE affected %d rows, want 3", n)
+	}
 	wantAnswers(t, db, "replace", map[string]string{
-		"SELECT ROW_COUNT()":          "3",
 		"SELECT * FROM t ORDER BY id": "1,11,200,NULL;3,13,300,NULL",
 		"SELECT s FROM total":         "24",
 	})
 	// The AFTER DELETE trigger of row 3 fails: nothing of the statement
 	// stays, neither row 5 nor what the triggers wrote.
-	_, err := db.Exec("REPLACE INTO t (id, v, u) VALUES (5, 50, 500), (3, 1, 1)")
+	_, err = db.Exec("REPLACE INTO t (id, v, u) VALUES (5, 50, 500), (3, 1, 1)")
 	wantMySQLMessage(t, "failing trigger", err, 1644, "45000", "no 13")
 	mustExecAll(t, db,
 		"INSERT INTO t (id, v, u) VALUES (1, 5, 1), (6, 60, 600) ON DUPLICATE KEY UPDATE v = v + VALUES(v)",
@@ -167,5 +173,73 @@ func TestTriggersInTriggerBodies(t *testing.T) {
 			"bi 2|bd 2|ad 2|bd 1|ad 1|ai 2 14|ai2 2|" +
 			"bi 2|bu 2 14>114|au 2 114|bi 4|ai 4 8|ai2 4|" +
 			"bi 4|bi 5|ai 5 10|ai2 5",
+	})
+}
+
+// TestBeforeInsertTriggersReadStoredValues: the values a BEFORE INSERT
+// trigger reads as NEW are those the columns hold: checked (in strict
+// mode an out-of-range value fails the row before a later NULL does),
+// and under IGNORE already cut to the column (text to its length, a
+// DECIMAL to its largest value, a number to the column's type). The
+// engine skipped the checks of values read by a BEFORE INSERT trigger,
+// which then read the raw values, and under IGNORE a DECIMAL out of
+// range was stored as 0. Expected: MariaDB's answers.
+func TestBeforeInsertTriggersReadStoredValues(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE bv", "USE bv",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(6), c DECIMAL(6,2))",
+		"CREATE TABLE log (m VARCHAR(100))",
+		"CREATE TRIGGER bi BEFORE INSERT ON t FOR EACH ROW INSERT INTO log VALUES (CONCAT_WS(' ', NEW.id, NEW.a, NEW.b, NEW.c))",
+		"INSERT IGNORE INTO t VALUES (1, 'x', 'long-text', 10000), (2, 99999999999, 'ab', -10000), (3, 2.5, 'c', '1.239')")
+	wantAnswers(t, db, "ignore", map[string]string{
+		"SELECT * FROM t ORDER BY id":                              "1,0,long-t,9999.99;2,2147483647,ab,-9999.99;3,3,c,1.24",
+		"SELECT GROUP_CONCAT(m ORDER BY m SEPARATOR '|') FROM log": "1 0 long-t 9999.99|2 2147483647 ab -9999.99|3 3 c 1.24",
+	})
+	_, err := db.Exec("INSERT INTO t VALUES (NULL, 1, 'x', 10000)")
+	wantMySQLMessage(t, "strict", err, 1264, "22003", "Out of range value for column 'c' at row 1")
+	wantAnswers(t, db, "strict", map[string]string{"SELECT COUNT(*) FROM log": "3"})
+}
+
+// TestTriggersOfAliasedJoinUpdates: an UPDATE that joins two tables
+// runs the triggers of the tables it sets columns of, each on its own
+// table's rows, also of a table it names by an alias. The engine ran
+// the triggers of one table, sometimes the other one's, on the join's
+// row, so that OLD.id was the other table's id.
+func TestTriggersOfAliasedJoinUpdates(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE aj", "USE aj",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE n (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE log (m VARCHAR(100))",
+		"CREATE TRIGGER tu AFTER UPDATE ON t FOR EACH ROW INSERT INTO log VALUES (CONCAT('t ', NEW.id))",
+		"CREATE TRIGGER nu AFTER UPDATE ON n FOR EACH ROW INSERT INTO log VALUES (CONCAT('n ', NEW.id))",
+		"INSERT INTO t VALUES (1, 10), (2, 20)",
+		"INSERT INTO n VALUES (7, 10), (8, 30)",
+		"UPDATE t JOIN n AS j ON t.a = j.a SET j.a = j.a + 1",
+		"UPDATE t AS x JOIN n ON x.a = n.a - 1 SET x.a = x.a + 5")
+	wantAnswers(t, db, "aliased", map[string]string{
+		"SELECT GROUP_CONCAT(m ORDER BY m) FROM log": "n 7,t 1",
+		"SELECT GROUP_CONCAT(a ORDER BY id) FROM n":  "11,30",
+		"SELECT GROUP_CONCAT(a ORDER BY id) FROM t":  "15,20",
+	})
+	// Both tables set, and columns of the same name in each: each
+	// table's triggers read its own row, and a BEFORE trigger's NEW is
+	// its own table's.
+	mustExecAll(t, db, "DROP TABLE t, n", "DELETE FROM log",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT, note VARCHAR(20))",
+		"CREATE TABLE n (id INT PRIMARY KEY, a INT, note VARCHAR(20))",
+		"CREATE TRIGGER tb BEFORE UPDATE ON t FOR EACH ROW SET NEW.note = CONCAT('t', OLD.id, '>', NEW.a)",
+		"CREATE TRIGGER tu AFTER UPDATE ON t FOR EACH ROW INSERT INTO log VALUES (CONCAT('t ', OLD.id, ' ', OLD.a, '>', NEW.a, ' ', NEW.note))",
+		"CREATE TRIGGER nu AFTER UPDATE ON n FOR EACH ROW INSERT INTO log VALUES (CONCAT('n ', OLD.id, ' ', OLD.a, '>', NEW.a, ' ', IFNULL(NEW.note, '-')))",
+		"INSERT INTO t VALUES (1, 10, NULL), (2, 20, NULL)",
+		"INSERT INTO n VALUES (7, 10, NULL), (8, 20, NULL), (9, 30, NULL)",
+		"UPDATE t JOIN n ON t.a = n.a SET t.a = t.a + 1, n.a = n.a + 100",
+		"UPDATE t, n SET n.note = 'x' WHERE t.id = 1 AND n.id = 9")
+	wantAnswers(t, db, "both", map[string]string{
+		"SELECT GROUP_CONCAT(m ORDER BY m SEPARATOR '|') FROM log": "n 7 10>110 -|n 8 20>120 -|n 9 30>30 x|t 1 10>11 t1>11|t 2 20>21 t2>21",
+		"SELECT * FROM t ORDER BY id":                              "1,11,t1>11;2,21,t2>21",
+		"SELECT * FROM n ORDER BY id":                              "7,110,NULL;8,120,NULL;9,30,x",
 	})
 }
