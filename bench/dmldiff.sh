@@ -7,6 +7,8 @@
 # directory, then runs bench/differential/dmldiff.py once per seed (default
 # seeds 1 2 3, 300 statements each) and prints the statements whose
 # outcomes or tables differ. Needs mariadb-server and python3-pymysql.
+# With DMLDIFF_TRIGGERS=1, table t has a trigger of every kind and what
+# they write is compared too.
 set -euo pipefail
 
 COUNT=${1:-300}

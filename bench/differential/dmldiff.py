@@ -13,6 +13,13 @@ without its id, whose gaps after a failed statement are the engine's),
 text compared with a number in WHERE (an error in MySQL's strict mode,
 a warning in MariaDB), and updates of several rows in no stated order.
 
+With DMLDIFF_TRIGGERS set, table t has a trigger for each event and
+time, writing what it sees to table log (BEFORE triggers also change
+some values, and an AFTER DELETE trigger refuses to delete a row with
+c = 9999.99). The log is compared as well: the messages of a statement
+whose rows come in a stated order (VALUES, ORDER BY) in their order,
+the others' as a set.
+
 Usage: dmldiff.py SQLEARN_PORT MARIADB_PORT [COUNT [SEED]]; with
 DMLDIFF_TRACE set, each difference is followed by the statements that
 led to it.
@@ -36,6 +43,24 @@ SETUP = [
     "INSERT INTO dz.k VALUES (1, 'p'), (1, 'p'), (2, NULL), (NULL, 'q')",
     "INSERT INTO dz.n (a) VALUES (1), (2), (3)",
 ]
+TRIGGERS = bool(os.environ.get("DMLDIFF_TRIGGERS"))
+if TRIGGERS:
+    def _seen(who, row):
+        cols = ", ' ', ".join(f"IFNULL({row}.{c}, '-')" for c in ("id", "a", "b", "c"))
+        return f"INSERT INTO dz.log (m) VALUES (CONCAT('{who} ', {cols}))"
+    SETUP += [
+        "CREATE TABLE dz.log (n INT PRIMARY KEY AUTO_INCREMENT, m VARCHAR(200))",
+        f"CREATE TRIGGER dz.bi BEFORE INSERT ON dz.t FOR EACH ROW BEGIN {_seen('bi', 'NEW')}; "
+        "IF NEW.a = 7 THEN SET NEW.a = 70; END IF; END",
+        f"CREATE TRIGGER dz.ai AFTER INSERT ON dz.t FOR EACH ROW {_seen('ai', 'NEW')}",
+        f"CREATE TRIGGER dz.bu BEFORE UPDATE ON dz.t FOR EACH ROW BEGIN {_seen('bu', 'OLD')}; "
+        "IF NEW.c > 1000 THEN SET NEW.c = 1000; END IF; END",
+        f"CREATE TRIGGER dz.au AFTER UPDATE ON dz.t FOR EACH ROW BEGIN {_seen('au-old', 'OLD')}; {_seen('au-new', 'NEW')}; END",
+        f"CREATE TRIGGER dz.bd BEFORE DELETE ON dz.t FOR EACH ROW {_seen('bd', 'OLD')}",
+        f"CREATE TRIGGER dz.ad AFTER DELETE ON dz.t FOR EACH ROW BEGIN {_seen('ad', 'OLD')}; "
+        "IF OLD.c = 9999.99 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'kept'; END IF; END",
+    ]
+
 TABLES = {"t": "id", "k": "a, b", "n": "id"}
 SHOWN = {"t": "*", "k": "*", "n": "a, b"}
 
@@ -90,6 +115,19 @@ def assignment(table):
 
 
 def statement():
+    """A random statement, and whether the rows it writes come in a stated
+    order."""
+    q = any_statement()
+    while TRIGGERS and q.startswith("UPDATE IGNORE dz.t "):
+        # MySQL 8 runs no AFTER UPDATE trigger for a row UPDATE IGNORE
+        # passes over (its update failed); MariaDB runs it.
+        q = any_statement()
+    ordered = q.startswith(("INSERT INTO dz.t VALUES", "INSERT IGNORE INTO dz.t VALUES", "REPLACE INTO dz.t VALUES")) or (
+        q.startswith(("UPDATE dz.t ", "UPDATE IGNORE dz.t ", "DELETE FROM dz.t WHERE")) and " ORDER BY " in q)
+    return q, ordered
+
+
+def any_statement():
     table = pick(list(TABLES))
     k = rng.randrange(12)
     rows = ", ".join(row(table) for _ in range(rng.randrange(1, 4)))
@@ -139,7 +177,25 @@ def contents(cur):
         # Sorted again here: rows the collation holds equal ('x', 'X')
         # come in either order.
         out[table] = sorted(tuple(str(v) for v in r) for r in cur.fetchall())
+    if TRIGGERS:
+        cur.execute("SELECT m FROM dz.log")
+        out["log"] = sorted(r[0] for r in cur.fetchall())
     return out
+
+
+def last_logged(cur):
+    if not TRIGGERS:
+        return 0
+    cur.execute("SELECT IFNULL(MAX(n), 0) FROM dz.log")
+    return cur.fetchone()[0]
+
+
+def logged_since(cur, n):
+    """The messages the triggers wrote after message n, in their order."""
+    if not TRIGGERS:
+        return []
+    cur.execute(f"SELECT m FROM dz.log WHERE n > {n} ORDER BY n")
+    return [r[0] for r in cur.fetchall()]
 
 
 def setup(conns):
@@ -156,16 +212,23 @@ def main():
     diffs = 0
     since = []  # the statements since the tables were last set up
     for _ in range(N):
-        q = statement()
+        q, ordered = statement()
         since.append(q)
+        marks = [last_logged(c.cursor()) for c in conns]
         outcomes = [run(c.cursor(), q) for c in conns]
         states = [contents(c.cursor()) for c in conns]
-        if outcomes[0] != outcomes[1] or states[0] != states[1]:
+        logs = [logged_since(c.cursor(), m) for c, m in zip(conns, marks)]
+        if not ordered:
+            logs = [sorted(x) for x in logs]
+        if outcomes[0] != outcomes[1] or states[0] != states[1] or logs[0] != logs[1]:
             diffs += 1
             print(f"DIFF {q}")
             print(f"  sqlearn: {outcomes[0]}")
             print(f"  mariadb: {outcomes[1]}")
-            for table in TABLES:
+            if logs[0] != logs[1]:
+                print(f"  log sqlearn: {logs[0]}")
+                print(f"  log mariadb: {logs[1]}")
+            for table in states[0]:
                 if states[0][table] != states[1][table]:
                     print(f"  {table} sqlearn: {states[0][table]}")
                     print(f"  {table} mariadb: {states[1][table]}")
