@@ -26,17 +26,5 @@ done
 
 printf '%-100s %9s %9s %7s\n' "query (a: $ROWS rows, b: $((2 * ROWS)))" before after ratio
 for q in "${JOIN_QUERIES[@]}"; do
-	times=("" "")
-	answers=("" "")
-	for r in $(seq 1 "$RUNS"); do
-		for i in $(( r % 2 )) $(( (r + 1) % 2 )); do
-			start=$(date +%s.%N)
-			answers[$i]=$(mariadb -h 127.0.0.1 -P "${PORTS[$i]}" -u root -N jb -e "$q")
-			times[$i]+="$(echo "$(date +%s.%N) - $start" | bc) "
-		done
-	done
-	[ "${answers[0]}" = "${answers[1]}" ] || echo "answers differ: ${answers[0]} against ${answers[1]}" >&2
-	before=$(printf '%s\n' ${times[0]} | median)
-	after=$(printf '%s\n' ${times[1]} | median)
-	printf '%-100s %9.3f %9.3f %7.2f\n' "$q" "$before" "$after" "$(echo "$after / $before" | bc -l)"
+	ab_query "${PORTS[@]}" jb "$RUNS" "$q"
 done

@@ -117,6 +117,26 @@ load_join_tables() { # port dir
 # median prints the median of the numbers on its input, one a line.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
+# ab_query runs QUERY in database DB RUNS times on each of the servers on
+# PORT0 (the build before a change) and PORT1 (after), in turn, the first
+# of each pair alternating, and prints the median seconds of each and
+# after / before. Both must answer alike.
+ab_query() { # port0 port1 db runs query
+	local ports=("$1" "$2") db=$3 runs=$4 q=$5 times=("" "") answers=("" "") r i start
+	for r in $(seq 1 "$runs"); do
+		for i in $(( r % 2 )) $(( (r + 1) % 2 )); do
+			start=$(date +%s.%N)
+			answers[$i]=$(mariadb -h 127.0.0.1 -P "${ports[$i]}" -u root -N "$db" -e "$q")
+			times[$i]+="$(echo "$(date +%s.%N) - $start" | bc) "
+		done
+	done
+	[ "${answers[0]}" = "${answers[1]}" ] || echo "answers differ: ${answers[0]} against ${answers[1]}" >&2
+	local before after
+	before=$(printf '%s\n' ${times[0]} | median)
+	after=$(printf '%s\n' ${times[1]} | median)
+	printf '%-100s %9.3f %9.3f %7.2f\n' "$q" "$before" "$after" "$(echo "$after / $before" | bc -l)"
+}
+
 # load_csv writes FILE, ROWS rows of an integer key, an integer, a quoted
 # text with a comma in it, a DECIMAL and a DATE, and sets LOAD_TABLE, the
 # CREATE TABLE of ld.t they load into.
