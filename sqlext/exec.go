@@ -52,6 +52,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return collatedDistinct(ctx, o.b, n, row)
 	case *plan.SetOp:
 		return collatedSetOp(ctx, o.b, n, row)
+	case *plan.RecursiveCte:
+		return recursiveCTE(ctx, o.b, n, row)
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
 	case *plan.Kill:
