@@ -66,6 +66,7 @@ func init() {
 	beforeEveryStatement(truncatedTemporalRule, truncatedTemporals)
 	beforeEveryStatement(triggerDatabaseRule, lendTriggerDatabase)
 	beforeEngineRule("applyTriggers", triggerDatabaseAgainRule, lendTriggerDatabase)
+	beforeEngineRule("applyTriggers", hideDeleteTargetsRule, hideDeleteTargets)
 	beforeEngineRule("applyProcedures", rowTriggerRule, bindRowTriggers)
 	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)

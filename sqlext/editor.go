@@ -34,6 +34,8 @@ type editor struct {
 	replacing, replaced bool
 	// updates counts the rows Update changed.
 	updates int
+	// deleted holds the rows a DELETE of named tables deleted.
+	deleted map[string]bool
 }
 
 var _ sql.TableEditor = (*editor)(nil)
@@ -320,6 +322,18 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	id, ok, err := e.identityOf(sr)
 	if err != nil || !ok {
 		return err
+	}
+	if e.counts != nil && e.counts.anyTable {
+		// A DELETE of a join passes a row once for each row of the
+		// other tables it matches: it is deleted, and counted, once.
+		if e.deleted[id] {
+			return nil
+		}
+		if e.deleted == nil {
+			e.deleted = map[string]bool{}
+		}
+		e.deleted[id] = true
+		e.counts.deleted++
 	}
 	e.delete(id, sr)
 	// The engine counts a REPLACE's row as one insert and at most one

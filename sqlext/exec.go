@@ -135,6 +135,14 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 			}
 			return o.b.Build(ctx, nn, row)
 		}
+	case *deleteTriggers:
+		return o.b.Build(ctx, n.run(o.b), row)
+	case *plan.DeleteFrom:
+		if nd := readingFirst(n); nd != nil {
+			return o.b.Build(ctx, nd, row)
+		}
+	case *joinFirst:
+		return n.rows(ctx, o.b, row)
 	case *joinTriggers:
 		nn, err := n.run(o.b)
 		if err != nil {

@@ -1,7 +1,9 @@
 package sqlext
 
 import (
+	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -170,4 +172,251 @@ func updatesJoin(n sql.Node) bool {
 		return joinOf(x) != nil
 	}
 	return false
+}
+
+// A DELETE that names the tables it deletes from (DELETE t FROM t JOIN
+// s ..., DELETE t, s FROM ..., DELETE x FROM t AS x) runs the DELETE
+// triggers of each row it deletes. The engine refused such a statement
+// outright when one of those tables had a trigger ("delete from with
+// explicit target tables does not support triggers"). Before the engine
+// binds triggers, the statement goes into a deleteTriggers that shows it
+// no children, so the engine binds none; once it has, the triggers of
+// each table are bound as for a DELETE of that table alone, and a run
+// gives the statement targets (deleteTarget) whose deleters run them.
+
+const hideDeleteTargetsRule analyzer.RuleId = 9983
+
+// deleteTriggers is a DELETE of named tables, with the triggers of the
+// tables: of the target at targets[i], firings[i].
+type deleteTriggers struct {
+	del     *plan.DeleteFrom
+	bound   bool
+	targets []int
+	firings []firing
+}
+
+var _ sql.Node = (*deleteTriggers)(nil)
+
+// hideDeleteTargets puts each DELETE of named tables one of which has
+// triggers in a deleteTriggers, out of the engine's sight.
+func hideDeleteTargets(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !qFlags.DmlIsSet() {
+		return n, transform.SameTree, nil
+	}
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		del, ok := n.(*plan.DeleteFrom)
+		if !ok || !del.HasExplicitTargets() {
+			return n, transform.SameTree, nil
+		}
+		for _, t := range del.GetDeleteTargets() {
+			if rt := destinationTable(t); rt != nil && hasTriggers(ctx, rt) {
+				return &deleteTriggers{del: del}, transform.NewTree, nil
+			}
+		}
+		return n, transform.SameTree, nil
+	})
+}
+
+// bind binds the triggers of the tables of d's targets.
+func (d *deleteTriggers) bind(ctx *sql.Context, a *analyzer.Analyzer, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, error) {
+	nd := &deleteTriggers{del: d.del, bound: true}
+	for i, t := range d.del.GetDeleteTargets() {
+		rt := destinationTable(t)
+		if rt == nil || !hasTriggers(ctx, rt) {
+			continue
+		}
+		set := &rowTriggers{}
+		if err := set.bind(ctx, a, plan.NewDeleteFrom(rt, nil), scope, sel, qFlags); err != nil {
+			return nil, err
+		}
+		for _, f := range set.firings {
+			nd.targets = append(nd.targets, i)
+			nd.firings = append(nd.firings, f)
+		}
+	}
+	if len(nd.firings) == 0 {
+		return d.del, nil
+	}
+	return nd, nil
+}
+
+// run is the statement to build for one run, its targets' deleters
+// running the triggers built by b.
+func (d *deleteTriggers) run(b sql.NodeExecBuilder) *plan.DeleteFrom {
+	targets := slices.Clone(d.del.GetDeleteTargets())
+	sets := map[int]*rowTriggers{}
+	for i, f := range d.firings {
+		set := sets[d.targets[i]]
+		if set == nil {
+			set = &rowTriggers{b: b}
+			sets[d.targets[i]] = set
+		}
+		set.firings = append(set.firings, f)
+	}
+	for i, set := range sets {
+		targets[i] = &deleteTarget{target: targets[i], d: set}
+	}
+	return d.del.WithExplicitTargets(targets)
+}
+
+func (d *deleteTriggers) Resolved() bool     { return d.del.Resolved() && allResolved(d.Children()) }
+func (d *deleteTriggers) String() string     { return d.del.String() }
+func (d *deleteTriggers) Schema() sql.Schema { return d.del.Schema() }
+func (d *deleteTriggers) IsReadOnly() bool   { return false }
+
+func (d *deleteTriggers) Children() []sql.Node {
+	if !d.bound {
+		return nil
+	}
+	return withBodies(d.del, d.firings)
+}
+
+func (d *deleteTriggers) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != len(d.Children()) {
+		return nil, sql.ErrInvalidChildrenNumber.New(d, len(children), len(d.Children()))
+	}
+	if !d.bound {
+		return d, nil
+	}
+	del, ok := children[0].(*plan.DeleteFrom)
+	if !ok {
+		return nil, sql.ErrInvalidChildType.New(d, children[0], del)
+	}
+	nd := *d
+	// The engine's DeleteFrom.WithChildren drops the targets.
+	nd.del, nd.firings = del.WithExplicitTargets(d.del.GetDeleteTargets()), newBodies(d.firings, children[1:])
+	return &nd, nil
+}
+
+// deleteTarget is a table a DELETE names, whose deleter runs the
+// table's DELETE triggers around each row it deletes, once a row.
+type deleteTarget struct {
+	target sql.Node
+	d      *rowTriggers
+}
+
+var (
+	_ sql.Node           = (*deleteTarget)(nil)
+	_ sql.DeletableTable = (*deleteTarget)(nil)
+)
+
+func (t *deleteTarget) deletable() sql.DeletableTable {
+	d, err := plan.GetDeletable(t.target)
+	if err != nil {
+		panic(fmt.Sprintf("sqlext: delete target %s takes no deletes", t.target))
+	}
+	return d
+}
+
+func (t *deleteTarget) Resolved() bool             { return t.target.Resolved() }
+func (t *deleteTarget) String() string             { return t.target.String() }
+func (t *deleteTarget) Schema() sql.Schema         { return t.target.Schema() }
+func (t *deleteTarget) IsReadOnly() bool           { return false }
+func (t *deleteTarget) Children() []sql.Node       { return []sql.Node{t.target} }
+func (t *deleteTarget) Name() string               { return t.deletable().Name() }
+func (t *deleteTarget) Collation() sql.CollationID { return t.deletable().Collation() }
+
+func (t *deleteTarget) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(t, len(children), 1)
+	}
+	return &deleteTarget{target: children[0], d: t.d}, nil
+}
+
+func (t *deleteTarget) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
+	return t.deletable().Partitions(ctx)
+}
+
+func (t *deleteTarget) PartitionRows(ctx *sql.Context, p sql.Partition) (sql.RowIter, error) {
+	return t.deletable().PartitionRows(ctx, p)
+}
+
+func (t *deleteTarget) Deleter(ctx *sql.Context) sql.RowDeleter {
+	return &triggeredDeleter{RowDeleter: t.deletable().Deleter(ctx), d: t.d, done: map[string]bool{}}
+}
+
+// triggeredDeleter runs DELETE triggers around the rows it deletes. A
+// join passes a row once for each row of the other tables it matches,
+// and a row an outer join made up as all NULL: the triggers run once
+// for each row deleted.
+type triggeredDeleter struct {
+	sql.RowDeleter
+	d    *rowTriggers
+	done map[string]bool
+}
+
+func (e *triggeredDeleter) Delete(ctx *sql.Context, row sql.Row) error {
+	if !slices.ContainsFunc(row, func(v any) bool { return v != nil }) {
+		return e.RowDeleter.Delete(ctx, row)
+	}
+	key := rowText(row)
+	if e.done[key] {
+		return e.RowDeleter.Delete(ctx, row)
+	}
+	e.done[key] = true
+	if _, err := e.d.fire(ctx, plan.DeleteTrigger, plan.BeforeTrigger, row); err != nil {
+		return err
+	}
+	if err := e.RowDeleter.Delete(ctx, row); err != nil {
+		return err
+	}
+	_, err := e.d.fire(ctx, plan.DeleteTrigger, plan.AfterTrigger, row)
+	return err
+}
+
+// A DELETE of named tables deleted the rows of a join while it read the
+// join, and a table read again for each row of the other side (the
+// inner side of a join) then no longer held the rows deleted: DELETE t,
+// n FROM t JOIN n ON t.a = n.a deleted the first row of n that matched
+// t's rows and kept the second. MySQL deletes the rows of the join it
+// read before it began. joinFirst reads the whole join before the first
+// delete.
+type joinFirst struct{ join sql.Node }
+
+var _ sql.Node = (*joinFirst)(nil)
+
+// readingFirst is del, a DELETE of named tables, reading its join whole
+// before it deletes; nil when del does already, or is another DELETE.
+func readingFirst(del *plan.DeleteFrom) *plan.DeleteFrom {
+	if _, done := del.Child.(*joinFirst); done || !del.HasExplicitTargets() {
+		return nil
+	}
+	nd := *del
+	nd.Child = &joinFirst{join: del.Child}
+	return &nd
+}
+
+func (j *joinFirst) rows(ctx *sql.Context, b sql.NodeExecBuilder, row sql.Row) (sql.RowIter, error) {
+	iter, err := b.Build(ctx, j.join, row)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, iter)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+func (j *joinFirst) Resolved() bool       { return j.join.Resolved() }
+func (j *joinFirst) String() string       { return j.join.String() }
+func (j *joinFirst) Schema() sql.Schema   { return j.join.Schema() }
+func (j *joinFirst) IsReadOnly() bool     { return true }
+func (j *joinFirst) Children() []sql.Node { return []sql.Node{j.join} }
+
+func (j *joinFirst) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(j, len(children), 1)
+	}
+	return &joinFirst{join: children[0]}, nil
+}
+
+// rowText tells rows apart by their values (not by the pointers some
+// values, such as DECIMALs, hold).
+func rowText(row sql.Row) string {
+	var b strings.Builder
+	for _, v := range row {
+		fmt.Fprintf(&b, "%T:%v\x00", v, v)
+	}
+	return b.String()
 }

@@ -34,12 +34,17 @@ type rowCounts struct {
 	// replaces the engine's (joinUpdateIter).
 	own              bool
 	matched, changed int
+	// anyTable says that every table's editors count, deleted the rows
+	// they delete: the count of a DELETE of named tables, whose engine
+	// count is of the rows of the join it read.
+	anyTable bool
+	deleted  int
 }
 
 // countsFor is the statement's rowCounts when t is its table, or nil.
 func countsFor(ctx *sql.Context, t *Table) *rowCounts {
 	s, ok := ctx.Session.(*Session)
-	if !ok || s.counts == nil || s.counts.table != tableKey(t.info.DB, t.info.Name) {
+	if !ok || s.counts == nil || !s.counts.anyTable && s.counts.table != tableKey(t.info.DB, t.info.Name) {
 		return nil
 	}
 	return s.counts
@@ -53,6 +58,7 @@ const (
 	countReplace
 	countUpsert // INSERT ... ON DUPLICATE KEY UPDATE
 	countUpdate
+	countDeletes // DELETE of named tables
 )
 
 // recountedKind is how n counts its rows, and its table, when n is a
@@ -63,6 +69,12 @@ func recountedKind(n sql.Node) (countKind, sql.Node) {
 		return recountedKind(n.Left())
 	case *joinTriggers:
 		return recountedKind(n.update)
+	case *deleteTriggers:
+		return recountedKind(n.del)
+	case *plan.DeleteFrom:
+		if n.HasExplicitTargets() {
+			return countDeletes, nil
+		}
 	case *plan.InsertInto:
 		switch {
 		case n.IsReplace:
@@ -90,7 +102,7 @@ func (sb statementBuilder) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql
 	if !ok || kind == notRecounted {
 		return sb.b.Build(ctx, n, row)
 	}
-	c := &rowCounts{}
+	c := &rowCounts{anyTable: kind == countDeletes}
 	if t := writtenTable(target); t != nil {
 		c.table = tableKey(t.info.DB, t.info.Name)
 	}
@@ -181,6 +193,8 @@ func (r *recounted) Next(ctx *sql.Context) (sql.Row, error) {
 			res.RowsAffected = uint64(info.Matched)
 		}
 		ctx.SetLastQueryInfoInt(sql.FoundRows, int64(info.Matched))
+	case countDeletes:
+		res.RowsAffected = uint64(c.deleted)
 	}
 	ctx.SetLastQueryInfoInt(sql.RowCount, int64(res.RowsAffected))
 	return sql.Row{res}, nil

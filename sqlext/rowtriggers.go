@@ -105,6 +105,12 @@ func bindRowTriggers(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 			}
 			nn, err := n.WithChildren(d)
 			return nn, transform.NewTree, err
+		case *deleteTriggers:
+			if n.bound {
+				return n, transform.SameTree, nil
+			}
+			nn, err := n.bind(ctx, a, scope, sel, qFlags)
+			return nn, transform.NewTree, err
 		case *plan.Update:
 			if joinOf(n) == nil {
 				return n, transform.SameTree, nil

@@ -243,3 +243,82 @@ func TestTriggersOfAliasedJoinUpdates(t *testing.T) {
 		"SELECT * FROM n ORDER BY id":                              "7,110,NULL;8,120,NULL;9,30,x",
 	})
 }
+
+// TestTriggersOfMultipleTableDeletes: a DELETE that names the tables it
+// deletes from runs each one's DELETE triggers once for each row it
+// deletes (a row the join matches twice included), and a trigger's
+// error takes back the whole statement. The engine refused such a DELETE
+// when a table had triggers. Expected: MariaDB's answers.
+func TestTriggersOfMultipleTableDeletes(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE dj", "USE dj",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE s (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE log (m VARCHAR(100))",
+		`CREATE TRIGGER td BEFORE DELETE ON t FOR EACH ROW BEGIN
+			INSERT INTO log VALUES (CONCAT('bt ', OLD.id, ' ', OLD.a));
+			IF OLD.a = 13 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'keep 13'; END IF;
+		END`,
+		"CREATE TRIGGER sd AFTER DELETE ON s FOR EACH ROW INSERT INTO log VALUES (CONCAT('as ', OLD.id, ' ', OLD.a))",
+		"INSERT INTO t VALUES (1, 10), (2, 20), (3, 13), (4, 40)",
+		"INSERT INTO s VALUES (7, 10), (8, 10), (9, 13), (10, 50)")
+	_, err := db.Exec("DELETE t, s FROM t JOIN s ON t.a = s.a")
+	wantMySQLMessage(t, "both", err, 1644, "45000", "keep 13")
+	wantAnswers(t, db, "taken back", map[string]string{
+		"SELECT COUNT(*) FROM log":                 "0",
+		"SELECT COUNT(*), COUNT(*) = 4 FROM t, s ": "16,0",
+	})
+	mustExecAll(t, db,
+		"DELETE t FROM t JOIN s ON t.a = s.a WHERE s.a = 10",
+		"DELETE s FROM s LEFT JOIN t ON t.a = s.a WHERE t.id IS NULL",
+		"DELETE t FROM s RIGHT JOIN t ON t.a = s.a WHERE s.id IS NULL",
+		"USE mysql")
+	_, err = db.Exec("DELETE x FROM dj.t AS x WHERE x.id = 3")
+	wantMySQLMessage(t, "aliased", err, 1644, "45000", "keep 13")
+	wantAnswers(t, db, "deleted", map[string]string{
+		"SELECT GROUP_CONCAT(m ORDER BY m SEPARATOR '|') FROM dj.log": "as 10 50|as 7 10|as 8 10|bt 1 10|bt 2 20|bt 4 40",
+		"SELECT GROUP_CONCAT(id ORDER BY id) FROM dj.t":               "3",
+		"SELECT GROUP_CONCAT(id ORDER BY id) FROM dj.s":               "9",
+	})
+}
+
+// TestDeletesOfJoins: a DELETE of named tables deletes every row of the
+// join it read, and counts each row deleted once. The engine deleted
+// while it read, so a table read again for each row of the other side
+// had lost the rows already deleted (a row of n matched after the first
+// was kept), and counted a row once for each row of the join it was in.
+// Expected: MariaDB's answers.
+func TestDeletesOfJoins(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE dd", "USE dd",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE n (id INT PRIMARY KEY AUTO_INCREMENT, a INT NOT NULL, b VARCHAR(6))",
+		"CREATE TABLE k (a INT, b INT)",
+		"INSERT INTO t VALUES (3, 0), (4, 0), (5, 7), (6, 0)",
+		"INSERT INTO n (a, b) VALUES (0, 'w'), (0, 'z'), (7, 'x'), (9, 'q')",
+		"INSERT INTO k VALUES (0, 1), (0, 1), (7, 2)")
+	count := func(q string, want int64) {
+		t.Helper()
+		res, err := db.Exec(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if n, _ := res.RowsAffected(); n != want {
+			t.Errorf("%s: %d rows affected, want %d", q, n, want)
+		}
+	}
+	count("DELETE k FROM k JOIN n ON k.a = n.a", 3)
+	count("DELETE t, n FROM t JOIN n ON t.a = n.a WHERE t.id > 2", 7)
+	wantAnswers(t, db, "deleted", map[string]string{
+		"SELECT COUNT(*) FROM t":                     "0",
+		"SELECT GROUP_CONCAT(id ORDER BY id) FROM n": "4",
+		"SELECT COUNT(*) FROM k":                     "0",
+	})
+	// Rows inserted by the same transaction.
+	mustExecAll(t, db, "BEGIN", "INSERT INTO t VALUES (1, 9), (2, 9)", "INSERT INTO n (a, b) VALUES (9, 'r')")
+	count("DELETE n FROM t JOIN n ON t.a = n.a", 2)
+	mustExecAll(t, db, "COMMIT")
+	wantAnswers(t, db, "in a transaction", map[string]string{"SELECT COUNT(*) FROM n": "0"})
+}
