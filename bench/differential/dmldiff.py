@@ -129,7 +129,7 @@ def statement():
 
 def any_statement():
     table = pick(list(TABLES))
-    k = rng.randrange(12)
+    k = rng.randrange(13)
     rows = ", ".join(row(table) for _ in range(rng.randrange(1, 4)))
     if k == 0:
         return f"INSERT INTO dz.{table}{columns(table)} VALUES {rows}"
@@ -159,6 +159,14 @@ def any_statement():
         sets = pick([f"dz.t.c = dz.t.c + 1, dz.t.b = {pick(STRS[:-1])}", f"j.b = {pick(STRS[:-1])}",
                      "dz.t.c = dz.t.c + 1, j.b = CONCAT(j.b, '!')", "j.a = j.a + 1"])
         return f"UPDATE dz.t JOIN dz.{pick(['k', 'n'])} AS j ON dz.t.a = j.a SET {sets} WHERE j.a IS NOT NULL"
+    if k == 11:
+        # A DELETE naming its tables: t's rows, the other one's, or
+        # both. (MariaDB refuses an alias there without a current
+        # database.)
+        other = pick(["n", "k"])
+        targets = pick(["dz.t", f"dz.{other}", f"dz.t, dz.{other}"])
+        return (f"DELETE {targets} FROM dz.t JOIN dz.{other} ON dz.t.a = dz.{other}.a"
+                f" WHERE {pick([f'dz.{other}.a > 1', 'dz.t.id > 2', f'dz.{other}.b IS NOT NULL'])}")
     return pick(["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT s", "ROLLBACK TO SAVEPOINT s"])
 
 
