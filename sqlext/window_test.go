@@ -44,3 +44,23 @@ func TestWindowAggregatesOfNullFrames(t *testing.T) {
 		"SELECT SUM(f) OVER w, AVG(f) OVER w, AVG(d) OVER w FROM t WINDOW w AS (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) ORDER BY id":        "1.5,1.5,1.500000;1.5,1.5,1.500000;NULL,NULL,NULL;3.14159,3.14159,0.250000;3.14159,3.14159,0.250000",
 	})
 }
+
+// TestJSONArrayAggOverFrames: JSON_ARRAYAGG as a window function takes
+// its window's frame: the whole partition for OVER () or PARTITION BY
+// alone, the rows a ROWS clause names, and with ORDER BY alone the rows
+// up to the current one's last peer. The engine read no frame and took
+// the rows up to the current one, so OVER () grew row by row. (MariaDB
+// has no JSON_ARRAYAGG window; these are MySQL 8's frames, as SUM's.)
+func TestJSONArrayAggOverFrames(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE wj", "USE wj",
+		"CREATE TABLE t (id INT PRIMARY KEY, g INT, v INT)",
+		"INSERT INTO t VALUES (1, 1, 10), (2, 1, NULL), (3, 2, 30), (4, 1, 10)")
+	wantAnswers(t, db, "frames", map[string]string{
+		"SELECT JSON_ARRAYAGG(v) OVER () FROM t ORDER BY id":                                                      "[10, null, 30, 10];[10, null, 30, 10];[10, null, 30, 10];[10, null, 30, 10]",
+		"SELECT JSON_ARRAYAGG(id) OVER (PARTITION BY g) FROM t ORDER BY id":                                       "[1, 2, 4];[1, 2, 4];[3];[1, 2, 4]",
+		"SELECT JSON_ARRAYAGG(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t ORDER BY id": "[1];[1, 2];[2, 3];[3, 4]",
+		"SELECT id, JSON_LENGTH(JSON_ARRAYAGG(id) OVER (ORDER BY v)) FROM t ORDER BY id":                          "1,3;2,1;3,4;4,3",
+	})
+}

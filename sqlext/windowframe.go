@@ -87,8 +87,15 @@ func asMySQLWindow(e sql.Expression) (*mysqlWindow, bool) {
 		return &mysqlWindow{WindowAdaptableExpression: x, typ: types.Uint64}, true
 	case *window.FirstValue, *window.LastValue, sql.Aggregation:
 		fn := x.(sql.WindowAdaptableExpression)
-		if w := fn.Window(); w == nil || w.Frame != nil {
+		w := fn.Window()
+		switch {
+		case w == nil:
 			return nil, false
+		case w.Frame != nil:
+			// JSON_ARRAYAGG left an explicit frame (and the whole
+			// partition the engine gives OVER ()) unread, and took the
+			// rows up to the current one.
+			return &mysqlWindow{WindowAdaptableExpression: fn, framed: true}, true
 		}
 		return &mysqlWindow{WindowAdaptableExpression: fn, peers: true}, true
 	}
@@ -101,6 +108,8 @@ type mysqlWindow struct {
 	sql.WindowAdaptableExpression
 	typ   sql.Type
 	peers bool
+	// framed says to compute it over its window's frame clause.
+	framed bool
 }
 
 func (w *mysqlWindow) Type() sql.Type {
@@ -111,7 +120,7 @@ func (w *mysqlWindow) Type() sql.Type {
 }
 
 func (w *mysqlWindow) with(e sql.WindowAdaptableExpression) *mysqlWindow {
-	return &mysqlWindow{WindowAdaptableExpression: e, typ: w.typ, peers: w.peers}
+	return &mysqlWindow{WindowAdaptableExpression: e, typ: w.typ, peers: w.peers, framed: w.framed}
 }
 
 func (w *mysqlWindow) WithChildren(children ...sql.Expression) (sql.Expression, error) {
@@ -132,8 +141,18 @@ func (w *mysqlWindow) WithWindow(def *sql.WindowDefinition) sql.WindowAdaptableE
 
 func (w *mysqlWindow) NewWindowFunction() (sql.WindowFunction, error) {
 	fn, err := w.WindowAdaptableExpression.NewWindowFunction()
-	if err != nil || !w.peers {
-		return fn, err
+	if err != nil {
+		return nil, err
+	}
+	if def := w.Window(); w.framed && def != nil && def.Frame != nil {
+		framer, err := def.Frame.NewFramer(def)
+		if err != nil {
+			return nil, err
+		}
+		return &framedFunction{WindowFunction: fn, framer: framer}, nil
+	}
+	if !w.peers {
+		return fn, nil
 	}
 	var order []sql.Expression
 	if def := w.Window(); def != nil {
@@ -141,6 +160,14 @@ func (w *mysqlWindow) NewWindowFunction() (sql.WindowFunction, error) {
 	}
 	return &peerFramedFunction{WindowFunction: fn, order: order}, nil
 }
+
+// framedFunction is a window function computed over framer's frames.
+type framedFunction struct {
+	sql.WindowFunction
+	framer sql.WindowFramer
+}
+
+func (f *framedFunction) DefaultFramer() sql.WindowFramer { return f.framer }
 
 type peerFramedFunction struct {
 	sql.WindowFunction
