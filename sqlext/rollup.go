@@ -151,6 +151,17 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 				&ast.AliasedExpr{Expr: value, As: ast.NewColIdent(groupValue(g))})
 		}
 		sel.GroupBy = sel.GroupBy[:keep]
+		if keep == 0 {
+			// The grand total, of no GROUP BY, answers a row even of no
+			// rows; MySQL adds no row to the groups of no rows.
+			some := &ast.ComparisonExpr{Operator: ast.GreaterThanStr, Right: ast.NewIntVal([]byte("0")),
+				Left: &ast.FuncExpr{Name: ast.NewColIdent("count"), Exprs: ast.SelectExprs{&ast.StarExpr{}}}}
+			if sel.Having == nil {
+				sel.Having = ast.NewWhere(ast.HavingStr, some)
+			} else {
+				sel.Having.Expr = &ast.AndExpr{Left: sel.Having.Expr, Right: some}
+			}
+		}
 		branches = append(branches, ast.String(sel))
 	}
 	var order []string

@@ -2,9 +2,10 @@ package sqlext_test
 
 import "testing"
 
-// TestGroupByWithRollup adds subtotal and total rows as MySQL does; the
-// answers are MariaDB 10.11's (which refuses ORDER BY with ROLLUP, which
-// MySQL 8.0 allows).
+// TestGroupByWithRollup adds subtotal and total rows as MySQL does, and
+// no total of no rows (the total was a row of NULL and 0); the answers
+// are MariaDB 10.11's (which refuses ORDER BY with ROLLUP, which MySQL
+// 8.0 allows).
 func TestGroupByWithRollup(t *testing.T) {
 	_, db := openIn(t, t.TempDir())
 	mustExecAll(t, db, "CREATE DATABASE r", "CREATE TABLE r.s (id INT PRIMARY KEY, region VARCHAR(9), product VARCHAR(9), amount INT)",
@@ -14,6 +15,9 @@ func TestGroupByWithRollup(t *testing.T) {
 		"SELECT region, product, SUM(amount) AS total, COUNT(*) FROM r.s GROUP BY region, product WITH ROLLUP":     "east,a,10,1;east,b,20,1;east,NULL,30,2;north,b,1,1;north,NULL,1,1;west,a,12,2;west,NULL,12,2;NULL,NULL,43,5",
 		"SELECT region, SUM(amount) FROM r.s WHERE amount > 5 GROUP BY region WITH ROLLUP HAVING SUM(amount) > 10": "east,30;NULL,37",
 		"SELECT region, SUM(amount) t FROM r.s GROUP BY region WITH ROLLUP ORDER BY t DESC LIMIT 2":                "NULL,43;east,30",
+		// No rows, no groups, and no total either.
+		"SELECT region, COUNT(*) FROM r.s WHERE amount > 100 GROUP BY region WITH ROLLUP":             "",
+		"SELECT region, product, COUNT(*) FROM r.s WHERE id < 0 GROUP BY region, product WITH ROLLUP": "",
 	})
 	// A group of NULLs comes first and its subtotal last; both came
 	// last, next to each other.
