@@ -127,6 +127,12 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 		}
 	case *plan.InsertInto:
+		if nn, err := insertReadingFirst(n); err != nil || nn != nil {
+			if err != nil {
+				return nil, err
+			}
+			return o.b.Build(ctx, nn, row)
+		}
 		if d, ok := n.Destination.(*rowTriggers); ok && d.b == nil {
 			// A run of its own, whose editors build the triggers with b.
 			nn, err := n.WithChildren(d.build(o.b))
@@ -141,7 +147,7 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		if nd := readingFirst(n); nd != nil {
 			return o.b.Build(ctx, nd, row)
 		}
-	case *joinFirst:
+	case *readFirst:
 		return n.rows(ctx, o.b, row)
 	case *joinTriggers:
 		nn, err := n.run(o.b)

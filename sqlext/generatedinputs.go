@@ -87,6 +87,17 @@ func rewriteInsertValues(n sql.Node, rewrite func(col *sql.Column, e sql.Express
 // the rows its BEFORE INSERT triggers read (the engine runs them over
 // it), or nil, and the source with another projection in its place.
 func insertProjection(source sql.Node) (*plan.Project, func(sql.Node) (sql.Node, error)) {
+	n, rebuild := underTriggers(source)
+	p, ok := n.(*plan.Project)
+	if !ok {
+		return nil, nil
+	}
+	return p, rebuild
+}
+
+// underTriggers is an INSERT's source under its BEFORE INSERT triggers,
+// and the source with another node in its place.
+func underTriggers(source sql.Node) (sql.Node, func(sql.Node) (sql.Node, error)) {
 	var triggers []*plan.TriggerExecutor
 	n := source
 	for {
@@ -97,12 +108,8 @@ func insertProjection(source sql.Node) (*plan.Project, func(sql.Node) (sql.Node,
 		triggers = append(triggers, te)
 		n = te.Left()
 	}
-	p, ok := n.(*plan.Project)
-	if !ok {
-		return nil, nil
-	}
-	return p, func(np sql.Node) (sql.Node, error) {
-		out := np
+	return n, func(in sql.Node) (sql.Node, error) {
+		out := in
 		for i := len(triggers) - 1; i >= 0; i-- {
 			var err error
 			if out, err = triggers[i].WithChildren(out, triggers[i].Right()); err != nil {

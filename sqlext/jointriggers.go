@@ -364,53 +364,6 @@ func (e *triggeredDeleter) Delete(ctx *sql.Context, row sql.Row) error {
 	return err
 }
 
-// A DELETE of named tables deleted the rows of a join while it read the
-// join, and a table read again for each row of the other side (the
-// inner side of a join) then no longer held the rows deleted: DELETE t,
-// n FROM t JOIN n ON t.a = n.a deleted the first row of n that matched
-// t's rows and kept the second. MySQL deletes the rows of the join it
-// read before it began. joinFirst reads the whole join before the first
-// delete.
-type joinFirst struct{ join sql.Node }
-
-var _ sql.Node = (*joinFirst)(nil)
-
-// readingFirst is del, a DELETE of named tables, reading its join whole
-// before it deletes; nil when del does already, or is another DELETE.
-func readingFirst(del *plan.DeleteFrom) *plan.DeleteFrom {
-	if _, done := del.Child.(*joinFirst); done || !del.HasExplicitTargets() {
-		return nil
-	}
-	nd := *del
-	nd.Child = &joinFirst{join: del.Child}
-	return &nd
-}
-
-func (j *joinFirst) rows(ctx *sql.Context, b sql.NodeExecBuilder, row sql.Row) (sql.RowIter, error) {
-	iter, err := b.Build(ctx, j.join, row)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := sql.RowIterToRows(ctx, iter)
-	if err != nil {
-		return nil, err
-	}
-	return sql.RowsToRowIter(rows...), nil
-}
-
-func (j *joinFirst) Resolved() bool       { return j.join.Resolved() }
-func (j *joinFirst) String() string       { return j.join.String() }
-func (j *joinFirst) Schema() sql.Schema   { return j.join.Schema() }
-func (j *joinFirst) IsReadOnly() bool     { return true }
-func (j *joinFirst) Children() []sql.Node { return []sql.Node{j.join} }
-
-func (j *joinFirst) WithChildren(children ...sql.Node) (sql.Node, error) {
-	if len(children) != 1 {
-		return nil, sql.ErrInvalidChildrenNumber.New(j, len(children), 1)
-	}
-	return &joinFirst{join: children[0]}, nil
-}
-
 // rowText tells rows apart by their values (not by the pointers some
 // values, such as DECIMALs, hold).
 func rowText(row sql.Row) string {

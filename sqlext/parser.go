@@ -24,8 +24,10 @@ import (
 // not know, read as a function (see bitnot.go), with the columns of set operations
 // marked for typing (see markUnionColumns), and with user-variable
 // assignments in expressions, which the parser refuses, rewritten (see
-// assign.go), and writes through a view made writes to its table (see
-// viewwrites.go).
+// assign.go), writes through a view made writes to its table (see
+// viewwrites.go), and the SELECT of an INSERT whose ON DUPLICATE KEY
+// UPDATE reads VALUES() named as VALUES() reads it (see
+// insertselectvalues.go).
 type statementParser struct {
 	sql.Parser
 	p *Provider
@@ -61,6 +63,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	switch x := st.(type) {
 	case *ast.Insert:
 		sp.p.defaultGeneratedValues(sctx, x)
+		sp.p.valuesOfInsertSelect(sctx, x)
 	case *ast.AlterTable:
 		sp.p.forwardChecks(sctx, x)
 	}
@@ -264,6 +267,24 @@ func statementRest(query string, toks []sqlToken, i int) (rest string, ok bool) 
 // such values with a warning unless the SQL mode is strict; so does this
 // server, so that such a dump restores (it sets a mode that is not
 // strict). The values become DEFAULT before the statement is bound.
+// insertedSchema is the schema of the table ins writes, when it is one of
+// the store's.
+func (p *Provider) insertedSchema(ctx *sql.Context, ins *ast.Insert) (sql.Schema, bool) {
+	db := ins.Table.DbQualifier.String()
+	if db == "" {
+		db = ctx.GetCurrentDatabase()
+	}
+	info, err := p.store.Table(db, ins.Table.Name.String())
+	if err != nil {
+		return nil, false
+	}
+	sch, err := p.sqlSchema(ctx, info)
+	if err != nil {
+		return nil, false
+	}
+	return sch.Schema, true
+}
+
 func (p *Provider) defaultGeneratedValues(ctx *sql.Context, ins *ast.Insert) {
 	if len(ins.Columns) != 0 {
 		return
@@ -283,20 +304,12 @@ func (p *Provider) defaultGeneratedValues(ctx *sql.Context, ins *ast.Insert) {
 	if mode.ModeEnabled("STRICT_TRANS_TABLES") || mode.ModeEnabled("STRICT_ALL_TABLES") {
 		return
 	}
-	db := ins.Table.DbQualifier.String()
-	if db == "" {
-		db = ctx.GetCurrentDatabase()
-	}
-	info, err := p.store.Table(db, ins.Table.Name.String())
-	if err != nil {
-		return
-	}
-	sch, err := p.sqlSchema(ctx, info)
-	if err != nil {
+	sch, ok := p.insertedSchema(ctx, ins)
+	if !ok {
 		return
 	}
 	var generated []int
-	for i, c := range sch.Schema {
+	for i, c := range sch {
 		if c.Generated != nil {
 			generated = append(generated, i)
 		}
@@ -305,12 +318,12 @@ func (p *Provider) defaultGeneratedValues(ctx *sql.Context, ins *ast.Insert) {
 		return
 	}
 	for _, t := range tuples {
-		if len(t) != len(sch.Schema) {
+		if len(t) != len(sch) {
 			return // the engine reports the count
 		}
 	}
-	cols := make(ast.Columns, len(sch.Schema))
-	for i, c := range sch.Schema {
+	cols := make(ast.Columns, len(sch))
+	for i, c := range sch {
 		cols[i] = ast.NewColIdent(c.Name)
 	}
 	ins.Columns = cols
@@ -318,7 +331,7 @@ func (p *Provider) defaultGeneratedValues(ctx *sql.Context, ins *ast.Insert) {
 		for _, i := range generated {
 			if _, isDefault := t[i].(*ast.Default); !isDefault {
 				t[i] = &ast.Default{}
-				warnAfterPlanning(ctx, erGeneratedValueIgnored, "The value specified for generated column '%s' in table '%s' has been ignored", sch.Schema[i].Name, info.Name)
+				warnAfterPlanning(ctx, erGeneratedValueIgnored, "The value specified for generated column '%s' in table '%s' has been ignored", sch[i].Name, ins.Table.Name.String())
 			}
 		}
 	}

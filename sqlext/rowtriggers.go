@@ -477,12 +477,42 @@ func (e *triggeredUpdater) Update(ctx *sql.Context, old, new sql.Row) error {
 	if err != nil {
 		return err
 	}
-	new = both[len(old):]
+	written := both[len(old):]
+	if err := e.recount(ctx, old, new, written); err != nil {
+		return err
+	}
+	new = written
 	if err := e.RowUpdater.Update(ctx, old, new); err != nil {
 		return err
 	}
 	_, err = e.d.fire(ctx, plan.UpdateTrigger, plan.AfterTrigger, append(old.Copy(), new...))
 	return err
+}
+
+// recount corrects an upsert's count of the row the engine took as
+// changed to new (or not) and its BEFORE UPDATE triggers made written:
+// the engine counts a row changed by a trigger alone as left as it was.
+func (e *triggeredUpdater) recount(ctx *sql.Context, old, new, written sql.Row) error {
+	ed, ok := e.RowUpdater.(*editor)
+	if !ok || ed.counts == nil {
+		return nil
+	}
+	sch := ed.t.sch.Schema
+	engine, err := old.Equals(ctx, new, sch)
+	if err != nil {
+		return err
+	}
+	stored, err := old.Equals(ctx, written, sch)
+	if err != nil {
+		return err
+	}
+	switch {
+	case engine && !stored:
+		ed.counts.quiet++
+	case !engine && stored:
+		ed.counts.same++
+	}
+	return nil
 }
 
 // givenRow is a node whose one row is row: the row a trigger runs on.

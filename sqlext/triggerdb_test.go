@@ -99,20 +99,14 @@ func TestTriggersOfReplaceAndUpsert(t *testing.T) {
 		"INSERT INTO t (id, v, u) VALUES (1, 10, 100), (2, 20, 200), (3, 13, 300)")
 	// Replaces rows 1 (by key) and 2 (by u): one row inserted, two
 	// deleted.
-	res, err := db.Exec("REPLACE INTO t (id, v, u) VALUES (1, 11, 200)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, _ := res.RowsAffected(); n != 3 {
-		t.Errorf("REPLACE affected %d rows, want 3", n)
-	}
+	wantAffected(t, db, []affectedStep{{"REPLACE INTO t (id, v, u) VALUES (1, 11, 200)", 3}})
 	wantAnswers(t, db, "replace", map[string]string{
 		"SELECT * FROM t ORDER BY id": "1,11,200,NULL;3,13,300,NULL",
 		"SELECT s FROM total":         "24",
 	})
 	// The AFTER DELETE trigger of row 3 fails: nothing of the statement
 	// stays, neither row 5 nor what the triggers wrote.
-	_, err = db.Exec("REPLACE INTO t (id, v, u) VALUES (5, 50, 500), (3, 1, 1)")
+	_, err := db.Exec("REPLACE INTO t (id, v, u) VALUES (5, 50, 500), (3, 1, 1)")
 	wantMySQLMessage(t, "failing trigger", err, 1644, "45000", "no 13")
 	mustExecAll(t, db,
 		"INSERT INTO t (id, v, u) VALUES (1, 5, 1), (6, 60, 600) ON DUPLICATE KEY UPDATE v = v + VALUES(v)",
@@ -299,18 +293,10 @@ func TestDeletesOfJoins(t *testing.T) {
 		"INSERT INTO t VALUES (3, 0), (4, 0), (5, 7), (6, 0)",
 		"INSERT INTO n (a, b) VALUES (0, 'w'), (0, 'z'), (7, 'x'), (9, 'q')",
 		"INSERT INTO k VALUES (0, 1), (0, 1), (7, 2)")
-	count := func(q string, want int64) {
-		t.Helper()
-		res, err := db.Exec(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		if n, _ := res.RowsAffected(); n != want {
-			t.Errorf("%s: %d rows affected, want %d", q, n, want)
-		}
-	}
-	count("DELETE k FROM k JOIN n ON k.a = n.a", 3)
-	count("DELETE t, n FROM t JOIN n ON t.a = n.a WHERE t.id > 2", 7)
+	wantAffected(t, db, []affectedStep{
+		{"DELETE k FROM k JOIN n ON k.a = n.a", 3},
+		{"DELETE t, n FROM t JOIN n ON t.a = n.a WHERE t.id > 2", 7},
+	})
 	wantAnswers(t, db, "deleted", map[string]string{
 		"SELECT COUNT(*) FROM t":                     "0",
 		"SELECT GROUP_CONCAT(id ORDER BY id) FROM n": "4",
@@ -318,7 +304,27 @@ func TestDeletesOfJoins(t *testing.T) {
 	})
 	// Rows inserted by the same transaction.
 	mustExecAll(t, db, "BEGIN", "INSERT INTO t VALUES (1, 9), (2, 9)", "INSERT INTO n (a, b) VALUES (9, 'r')")
-	count("DELETE n FROM t JOIN n ON t.a = n.a", 2)
+	wantAffected(t, db, []affectedStep{{"DELETE n FROM t JOIN n ON t.a = n.a", 2}})
 	mustExecAll(t, db, "COMMIT")
 	wantAnswers(t, db, "in a transaction", map[string]string{"SELECT COUNT(*) FROM n": "0"})
+}
+
+// TestUpsertCountsWhatTriggersWrite: INSERT ... ON DUPLICATE KEY UPDATE
+// counts a row its BEFORE UPDATE triggers changed as changed (2), and
+// one they set back to what it was as unchanged (0). The engine counted
+// the row its SET computed. Expected: MariaDB's counts.
+func TestUpsertCountsWhatTriggersWrite(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE uc", "USE uc",
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT, note VARCHAR(20))",
+		"CREATE TRIGGER bu BEFORE UPDATE ON t FOR EACH ROW SET NEW.note = CONCAT('upd', OLD.v)",
+		"CREATE TRIGGER bu2 BEFORE UPDATE ON t FOR EACH ROW SET NEW.v = IF(NEW.v > 100, OLD.v, NEW.v)",
+		"INSERT INTO t VALUES (1, 10, NULL), (2, 20, 'upd20')")
+	wantAffected(t, db, []affectedStep{
+		{"INSERT INTO t VALUES (1, 10, NULL) ON DUPLICATE KEY UPDATE v = VALUES(v)", 2},
+		{"INSERT INTO t VALUES (2, 20, NULL) ON DUPLICATE KEY UPDATE v = VALUES(v)", 0},
+		{"INSERT INTO t VALUES (2, 500, NULL) ON DUPLICATE KEY UPDATE v = VALUES(v)", 0},
+	})
+	wantAnswers(t, db, "counted", map[string]string{"SELECT * FROM t ORDER BY id": "1,10,upd10;2,20,upd20"})
 }

@@ -129,7 +129,7 @@ def statement():
 
 def any_statement():
     table = pick(list(TABLES))
-    k = rng.randrange(13)
+    k = rng.randrange(14)
     rows = ", ".join(row(table) for _ in range(rng.randrange(1, 4)))
     if k == 0:
         return f"INSERT INTO dz.{table}{columns(table)} VALUES {rows}"
@@ -167,6 +167,19 @@ def any_statement():
         targets = pick(["dz.t", f"dz.{other}", f"dz.t, dz.{other}"])
         return (f"DELETE {targets} FROM dz.t JOIN dz.{other} ON dz.t.a = dz.{other}.a"
                 f" WHERE {pick([f'dz.{other}.a > 1', 'dz.t.id > 2', f'dz.{other}.b IS NOT NULL'])}")
+    if k == 12:
+        # An upsert or REPLACE from a SELECT, of its own table or another,
+        # reading VALUES().
+        src = pick(["SELECT id + 1, a, b, c FROM dz.t", "SELECT id, a, CONCAT(b, '2'), c FROM dz.t",
+                    # Not n's id: its gaps are the engine's.
+                    "SELECT IFNULL(a, 0) + 40, a + 1, b, 2.5 FROM dz.n"])
+        # In key order: rows that meet the same row of t update it in
+        # turn. Columns of t named in full: a is the SELECT's too (1052).
+        where = f" WHERE {cond('t' if 'dz.t' in src else 'n')} ORDER BY id"
+        if rng.random() < 0.3:
+            return f"REPLACE INTO dz.t {src}{where}"
+        sets = pick(["a = VALUES(a)", "c = VALUES(c) + 1", "b = VALUES(b), a = dz.t.a + 1", "a = VALUES(a) + dz.t.a"])
+        return f"INSERT INTO dz.t {src}{where} ON DUPLICATE KEY UPDATE {sets}"
     return pick(["BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT s", "ROLLBACK TO SAVEPOINT s"])
 
 

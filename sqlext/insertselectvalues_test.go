@@ -1,0 +1,49 @@
+package sqlext_test
+
+import "testing"
+
+// TestInsertSelectUpsertReadsValues: in INSERT ... SELECT ... ON
+// DUPLICATE KEY UPDATE, VALUES(col) is the value the SELECT gave col,
+// with or without a column list, of a UNION, from another database, and
+// beside columns of the table itself. The engine refused every such
+// statement ("expected ON DUPLICATE KEY ... VALUES() to reference a
+// column"). Expected: MariaDB's tables.
+func TestInsertSelectUpsertReadsValues(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE iv", "USE iv",
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT, note VARCHAR(10), n INT DEFAULT 0)",
+		"CREATE TABLE s (id INT PRIMARY KEY, v INT, note VARCHAR(10), n INT)",
+		"INSERT INTO t VALUES (1, 10, 'a', 0), (2, 20, 'b', 0)",
+		"INSERT INTO s VALUES (1, 11, 'x', 5), (2, 22, NULL, 6), (3, 33, 'z', 7)")
+	// Two rows updated (2 each) and one inserted.
+	wantAffected(t, db, []affectedStep{{"INSERT INTO t SELECT * FROM s ON DUPLICATE KEY UPDATE v = VALUES(v), n = t.n + VALUES(n)", 5}})
+	mustExecAll(t, db,
+		"INSERT INTO t (id, note) SELECT id + 1, UPPER(note) FROM s UNION ALL SELECT 9, 'nine' ON DUPLICATE KEY UPDATE note = VALUES(note)",
+		"INSERT INTO t SELECT * FROM s ON DUPLICATE KEY UPDATE v = s.v + 1000",
+		"USE mysql",
+		"INSERT INTO iv.t (id, v) SELECT id, v FROM iv.s ON DUPLICATE KEY UPDATE v = VALUES(v) - 1")
+	wantAnswers(t, db, "upserts", map[string]string{
+		"SELECT * FROM iv.t ORDER BY id": "1,10,a,5;2,21,X,6;3,32,NULL,7;4,NULL,Z,0;9,NULL,nine,0",
+	})
+}
+
+// TestWritesReadTheirRowsFirst: a REPLACE or upsert whose SELECT reads
+// the table it writes reads the rows as they were before it began. It
+// read the rows it had changed no more: INSERT INTO t SELECT id + 1, a
+// FROM t ON DUPLICATE KEY UPDATE ... updated row 2 and then skipped it,
+// so row 4 was never inserted. Expected: MariaDB's answers.
+func TestWritesReadTheirRowsFirst(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE sf", "USE sf",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)")
+	wantAffected(t, db, []affectedStep{
+		{"INSERT INTO t SELECT id + 1, a FROM t ON DUPLICATE KEY UPDATE a = VALUES(a)", 5},
+		{"REPLACE INTO t SELECT id + 1, a + 1 FROM t WHERE id > 2", 3},
+	})
+	wantAnswers(t, db, "read first", map[string]string{
+		"SELECT GROUP_CONCAT(id, ':', a ORDER BY id) FROM t": "1:10,2:10,3:20,4:21,5:31",
+	})
+}

@@ -1,0 +1,123 @@
+package sqlext
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+)
+
+// A write that reads the rows it writes must read them as they were
+// before it began, as MySQL does (it reads them whole first, into a
+// temporary table where it must). A scan of a table skips the rows the
+// transaction has changed, so a statement that changed rows while it
+// read lost them from its own reading:
+//   - DELETE t, n FROM t JOIN n ON t.a = n.a deleted the first row of n
+//     matching t's rows, and a table read again for each row of the
+//     other side (the inner side of a join) no longer held it or the
+//     rows of t: the second row of n was kept;
+//   - INSERT INTO t SELECT id + 1, a FROM t ON DUPLICATE KEY UPDATE ...
+//     (and REPLACE ... SELECT from its own table) updated row 2 from row
+//     1 and then no longer read row 2, so its row 3 was never inserted.
+//
+// readFirst reads its child's rows whole before it passes on the first.
+// It goes under the DELETE of named tables (readingFirst) and under an
+// upsert's or REPLACE's BEFORE INSERT triggers when its rows come from
+// its own table (insertReadingFirst), so that the triggers still run a
+// row at a time, as the rows are written.
+type readFirst struct{ child sql.Node }
+
+var _ sql.Node = (*readFirst)(nil)
+
+// readingFirst is del, a DELETE of named tables, reading its join whole
+// before it deletes; nil when del does already, or is another DELETE.
+func readingFirst(del *plan.DeleteFrom) *plan.DeleteFrom {
+	if _, done := del.Child.(*readFirst); done || !del.HasExplicitTargets() {
+		return nil
+	}
+	nd := *del
+	nd.Child = &readFirst{child: del.Child}
+	return &nd
+}
+
+// insertReadingFirst is ins, a REPLACE or upsert that reads the table it
+// writes, reading its rows whole first; nil for another INSERT or one
+// that does already.
+func insertReadingFirst(ins *plan.InsertInto) (*plan.InsertInto, error) {
+	if !ins.IsReplace && len(ins.OnDupExprs) == 0 {
+		return nil, nil
+	}
+	dest := writtenTable(ins.Destination)
+	if dest == nil {
+		return nil, nil
+	}
+	src, withSource := underTriggers(ins.Source)
+	// Under the projection that gives the rows their columns' values,
+	// whose checks name the row being written (1406 at row 3) and come
+	// in turn with the writes' own errors (1062).
+	p, projected := src.(*plan.Project)
+	under := src
+	if projected {
+		under = p.Child
+	}
+	if _, done := under.(*readFirst); done || !reads(src, dest) {
+		return nil, nil
+	}
+	var out sql.Node = &readFirst{child: under}
+	if projected {
+		var err error
+		if out, err = p.WithChildren(out); err != nil {
+			return nil, err
+		}
+	}
+	out, err := withSource(out)
+	if err != nil {
+		return nil, err
+	}
+	return ins.WithSource(out), nil
+}
+
+// reads says whether n reads table t.
+func reads(n sql.Node, t *Table) bool {
+	found := false
+	transform.Inspect(n, func(n sql.Node) bool {
+		var table sql.Table
+		switch x := n.(type) {
+		case *plan.ResolvedTable:
+			table = x.Table
+		case *plan.IndexedTableAccess:
+			table = x.Table
+		}
+		if st := storedTable(table); st != nil && strings.EqualFold(st.info.DB, t.info.DB) && strings.EqualFold(st.info.Name, t.info.Name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func (r *readFirst) rows(ctx *sql.Context, b sql.NodeExecBuilder, row sql.Row) (sql.RowIter, error) {
+	iter, err := b.Build(ctx, r.child, row)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := sql.RowIterToRows(ctx, iter)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowsToRowIter(rows...), nil
+}
+
+func (r *readFirst) Resolved() bool       { return r.child.Resolved() }
+func (r *readFirst) String() string       { return r.child.String() }
+func (r *readFirst) Schema() sql.Schema   { return r.child.Schema() }
+func (r *readFirst) IsReadOnly() bool     { return true }
+func (r *readFirst) Children() []sql.Node { return []sql.Node{r.child} }
+
+func (r *readFirst) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(r, len(children), 1)
+	}
+	return &readFirst{child: children[0]}, nil
+}
