@@ -76,9 +76,14 @@ func bindRowTriggers(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 	if !qFlags.DmlIsSet() {
 		return n, transform.SameTree, nil
 	}
-	n, same, err := dropStrayTriggers(n)
-	if err != nil {
-		return nil, transform.SameTree, err
+	same := transform.SameTree
+	// The engine flags a statement it bound a trigger to; it plans a
+	// trigger's body with no flags.
+	if qFlags == nil || qFlags.IsSet(sql.QFlagTrigger) {
+		var err error
+		if n, same, err = dropStrayTriggers(n); err != nil {
+			return nil, transform.SameTree, err
+		}
 	}
 	bound, sameBound, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
