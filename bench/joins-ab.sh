@@ -17,12 +17,7 @@ RUNS=${4:-9}
 need mariadb-client bc
 
 PORTS=(3433 3434)
-serve_builds "$1" "$2" "${PORTS[@]}"
-join_tables "$WORK" "$ROWS"
-for i in 0 1; do
-	wait_port "${PORTS[$i]}"
-	load_join_tables "${PORTS[$i]}" "$WORK"
-done
+ab_join_builds "$1" "$2" "$ROWS" "${PORTS[@]}"
 
 printf '%-100s %9s %9s %7s\n' "query (a: $ROWS rows, b: $((2 * ROWS)))" before after ratio
 for q in "${JOIN_QUERIES[@]}"; do

@@ -117,6 +117,19 @@ load_join_tables() { # port dir
 # median prints the median of the numbers on its input, one a line.
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
+# ab_join_builds starts BIN0 on PORT0 and BIN1 on PORT1 (serve_builds)
+# and loads into both the join benchmark's tables of ROWS rows
+# (join_tables), for ab_query to time.
+ab_join_builds() { # bin0 bin1 rows port0 port1
+	serve_builds "$1" "$2" "$4" "$5"
+	join_tables "$WORK" "$3"
+	local port
+	for port in "$4" "$5"; do
+		wait_port "$port"
+		load_join_tables "$port" "$WORK"
+	done
+}
+
 # ab_query runs QUERY in database DB RUNS times on each of the servers on
 # PORT0 (the build before a change) and PORT1 (after), in turn, the first
 # of each pair alternating, and prints the median seconds of each and
