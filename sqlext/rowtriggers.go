@@ -70,8 +70,10 @@ var (
 	_ sql.TableWrapper    = (*rowTriggers)(nil)
 )
 
-// bindRowTriggers gives each REPLACE and upsert that writes a table with
-// triggers a rowTriggers target.
+// bindRowTriggers runs just after the engine binds triggers: it takes
+// the stray ones out (dropStrayTriggers), gives each REPLACE and upsert
+// that writes a table with triggers a rowTriggers target, and binds the
+// triggers of multiple-table UPDATEs and DELETEs (jointriggers.go).
 func bindRowTriggers(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.DmlIsSet() {
 		return n, transform.SameTree, nil
