@@ -23,23 +23,21 @@ import (
 // trigger may name is left to the engine: a BEFORE UPDATE trigger changes
 // the row after caseWriter has seen it.
 func (o *execOverrides) caseChanges(ctx *sql.Context, n *plan.UpdateSource, row sql.Row) (sql.RowIter, error) {
-	if _, again := o.building.LoadOrStore(n, true); again {
-		return nil, nil // this builder's own build of n, below
-	}
-	defer o.building.Delete(n)
-	up, err := plan.GetUpdatable(n.Child)
-	if err != nil {
-		return nil, nil
-	}
-	t := storedTable(up)
-	if t == nil || !hasText(t.sch.Schema) || len(n.Child.Schema()) != len(t.sch.Schema) || mayTrigger(ctx, t) {
-		return nil, nil
-	}
-	iter, err := o.b.Build(ctx, n, row)
-	if err != nil || iter == nil {
-		return iter, err
-	}
-	return &caseWriter{RowIter: iter, t: t, counts: countsFor(ctx, t)}, nil
+	return o.once(n, func() (sql.RowIter, error) {
+		up, err := plan.GetUpdatable(n.Child)
+		if err != nil {
+			return nil, nil
+		}
+		t := storedTable(up)
+		if t == nil || !hasText(t.sch.Schema) || len(n.Child.Schema()) != len(t.sch.Schema) || mayTrigger(ctx, t) {
+			return nil, nil
+		}
+		iter, err := o.b.Build(ctx, n, row)
+		if err != nil || iter == nil {
+			return iter, err
+		}
+		return &caseWriter{RowIter: iter, t: t, counts: countsFor(ctx, t)}, nil
+	})
 }
 
 func hasText(sch sql.Schema) bool {

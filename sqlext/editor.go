@@ -118,12 +118,12 @@ func (e *editor) StatementBegin(ctx *sql.Context) {
 
 // DiscardChanges takes back the statement's changes since
 // StatementBegin. For a row that INSERT IGNORE or UPDATE IGNORE passes
-// over (the engine marks each row so), only the row's own: what its
-// triggers wrote stays, as in MySQL.
+// over (the engine marks each row so), what its BEFORE triggers wrote
+// stays, as in MySQL.
 func (e *editor) DiscardChanges(ctx *sql.Context, err error) error {
 	if e.tx != nil && e.err == nil {
 		if errors.As(err, new(sql.IgnorableError)) {
-			e.tx.rollbackTableTo(e.mark, e.tt)
+			e.tx.rollbackRowTo(e.mark)
 		} else {
 			e.tx.rollbackTo(e.mark)
 		}

@@ -141,6 +141,10 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 			}
 			return o.b.Build(ctx, nn, row)
 		}
+	case *plan.TriggerExecutor:
+		if n.TriggerTime == plan.BeforeTrigger {
+			return o.beforeTrigger(ctx, n, row)
+		}
 	case *deleteTriggers:
 		return o.b.Build(ctx, n.run(o.b), row)
 	case *plan.DeleteFrom:
@@ -172,6 +176,16 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		}
 	}
 	return nil, nil
+}
+
+// once runs build, which builds n through this builder, unless build is
+// running already: then this builder's own build of n is the engine's.
+func (o *execOverrides) once(n sql.Node, build func() (sql.RowIter, error)) (sql.RowIter, error) {
+	if _, again := o.building.LoadOrStore(n, true); again {
+		return nil, nil
+	}
+	defer o.building.Delete(n)
+	return build()
 }
 
 // alterRoot says whether n is the node an ALTER TABLE runs as: one

@@ -38,14 +38,18 @@ func (o *execOverrides) showCreateProcedure(ctx *sql.Context, n *plan.ShowCreate
 	if n.ExternalStoredProcedure != nil || n.Database() == nil {
 		return nil, nil
 	}
-	if _, again := o.building.LoadOrStore(n, true); again {
-		return nil, nil // this builder's own build of n, below
-	}
-	defer o.building.Delete(n)
-	iter, err := o.b.Build(ctx, n, row)
-	if err != nil || iter == nil {
-		return iter, err
-	}
+	return o.once(n, func() (sql.RowIter, error) {
+		iter, err := o.b.Build(ctx, n, row)
+		if err != nil || iter == nil {
+			return iter, err
+		}
+		return routineTexts(ctx, n, iter)
+	})
+}
+
+// routineTexts are the rows of SHOW CREATE PROCEDURE n, iter's, with the
+// procedure's sql_mode and its name unqualified.
+func routineTexts(ctx *sql.Context, n *plan.ShowCreateProcedure, iter sql.RowIter) (sql.RowIter, error) {
 	rows, err := sql.RowIterToRows(ctx, iter)
 	if err != nil {
 		return nil, err

@@ -543,3 +543,24 @@ func (g *givenRow) WithChildren(children ...sql.Node) (sql.Node, error) {
 func (g *givenRow) RowIter(*sql.Context, sql.Row) (sql.RowIter, error) {
 	return sql.RowsToRowIter(g.row), nil
 }
+
+// beforeTrigger builds a BEFORE trigger the engine binds, whose body
+// runs as its rows are read, with the changes the body makes marked as
+// the trigger's (triggerWrites).
+func (o *execOverrides) beforeTrigger(ctx *sql.Context, n *plan.TriggerExecutor, row sql.Row) (sql.RowIter, error) {
+	return o.once(n, func() (sql.RowIter, error) {
+		iter, err := o.b.Build(ctx, n, row)
+		if err != nil || iter == nil {
+			return iter, err
+		}
+		return &triggerWriting{RowIter: iter}, nil
+	})
+}
+
+// triggerWriting is a BEFORE trigger's rows, read with the changes its
+// body makes marked as the trigger's.
+type triggerWriting struct{ sql.RowIter }
+
+func (t *triggerWriting) Next(ctx *sql.Context) (sql.Row, error) {
+	return triggerWrites(ctx, func() (sql.Row, error) { return t.RowIter.Next(ctx) })
+}

@@ -29,6 +29,8 @@ type undoRec struct {
 	t    *txTable
 	id   string
 	prev *change
+	// byTrigger says a BEFORE trigger's body made the change.
+	byTrigger bool
 }
 
 // txTable is a transaction's pending changes to one table.
@@ -109,6 +111,9 @@ type transaction struct {
 	// is logged once, as first read.
 	checks  []storage.Op
 	checked map[string]bool
+	// inBeforeTrigger counts the BEFORE triggers whose bodies are
+	// running (triggerWrites).
+	inBeforeTrigger int
 }
 
 var _ sql.Transaction = (*transaction)(nil)
@@ -194,7 +199,7 @@ func (tx *transaction) set(t *txTable, id string, c *change) {
 		prev = nil
 		t.order = append(t.order, id)
 	}
-	tx.undo = append(tx.undo, undoRec{t: t, id: id, prev: prev})
+	tx.undo = append(tx.undo, undoRec{t: t, id: id, prev: prev, byTrigger: tx.inBeforeTrigger > 0})
 	if prev != nil && prev.row != nil {
 		if !t.uniqueStale {
 			t.removeUnique(id, prev.row)
@@ -261,21 +266,33 @@ func (l undoLog) undo() {
 	}
 }
 
-// rollbackTableTo undoes t's changes made since mark, and keeps those
-// of other tables.
-func (tx *transaction) rollbackTableTo(mark int, t *txTable) {
+// rollbackRowTo undoes the changes made since mark but those of BEFORE
+// triggers' bodies: a row that INSERT or UPDATE IGNORE passes over is
+// taken back with what its write cascaded to other tables, and what its
+// triggers wrote stays, as in MySQL.
+func (tx *transaction) rollbackRowTo(mark int) {
 	kept := tx.undo[:mark]
 	for i := len(tx.undo) - 1; i >= mark; i-- {
-		if tx.undo[i].t == t {
+		if !tx.undo[i].byTrigger {
 			tx.undo[i : i+1].undo()
 		}
 	}
 	for _, u := range tx.undo[mark:] {
-		if u.t != t {
+		if u.byTrigger {
 			kept = append(kept, u)
 		}
 	}
 	tx.undo = kept
+}
+
+// triggerWrites runs f, a BEFORE trigger's body, with the changes it
+// makes marked as the trigger's (rollbackRowTo).
+func triggerWrites[T any](ctx *sql.Context, f func() (T, error)) (T, error) {
+	if tx := txFrom(ctx); tx != nil {
+		tx.inBeforeTrigger++
+		defer func() { tx.inBeforeTrigger-- }()
+	}
+	return f()
 }
 
 func (t *txTable) rebuildContent() {
