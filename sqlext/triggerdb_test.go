@@ -328,3 +328,40 @@ func TestUpsertCountsWhatTriggersWrite(t *testing.T) {
 	})
 	wantAnswers(t, db, "counted", map[string]string{"SELECT * FROM t ORDER BY id": "1,10,upd10;2,20,upd20"})
 }
+
+// TestPreparedWritesRunTriggersOnce: statements prepared on the server
+// (the Go driver prepares a statement with arguments) and executed more
+// than once run each trigger once a row, as the text statements do: a
+// multiple-table UPDATE and DELETE, a REPLACE and an upsert from a
+// SELECT, whose triggers this server binds itself. Expected: MariaDB's
+// answers to the same statements sent as text.
+func TestPreparedWritesRunTriggersOnce(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE pt", "USE pt",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE s (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE log (m VARCHAR(50))",
+		"CREATE TRIGGER tu AFTER UPDATE ON t FOR EACH ROW INSERT INTO log VALUES (CONCAT('tu ', NEW.id))",
+		"CREATE TRIGGER td AFTER DELETE ON t FOR EACH ROW INSERT INTO log VALUES (CONCAT('td ', OLD.id))",
+		"CREATE TRIGGER ti AFTER INSERT ON t FOR EACH ROW INSERT INTO log VALUES (CONCAT('ti ', NEW.id))",
+		"INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)", "INSERT INTO s VALUES (1, 10), (2, 20)", "DELETE FROM log")
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for range 2 {
+		exec("UPDATE t JOIN s ON t.id = s.id SET t.a = t.a + ? WHERE s.a > ?", 1, 0)
+	}
+	exec("REPLACE INTO t VALUES (?, ?)", 1, 5)
+	exec("DELETE t FROM t JOIN s ON t.id = s.id WHERE s.id = ?", 2)
+	for range 2 {
+		exec("INSERT INTO t SELECT id + ?, a FROM s ON DUPLICATE KEY UPDATE a = VALUES(a) + 1", 10)
+	}
+	wantAnswers(t, db, "prepared", map[string]string{
+		"SELECT GROUP_CONCAT(m ORDER BY m) FROM log":         "td 1,td 2,ti 1,ti 11,ti 12,tu 1,tu 1,tu 11,tu 12,tu 2,tu 2",
+		"SELECT GROUP_CONCAT(id, ':', a ORDER BY id) FROM t": "1:5,3:30,11:11,12:21",
+	})
+}
