@@ -13,6 +13,9 @@ import (
 // refuses it. rewriteDo writes it as a SET of each expression, in order,
 // to the user variable @sqlearn_do, which runs them and answers OK. A query
 // holding more statements after the DO is left alone.
+// doVariable is the user variable DO assigns.
+const doVariable = "sqlearn_do"
+
 func rewriteDo(ctx context.Context, parser sql.Parser, query string) (string, bool) {
 	toks := sqlTokens(query)
 	if len(toks) < 2 || !toks[0].word || !strings.EqualFold(toks[0].text, "DO") {
@@ -37,7 +40,7 @@ func rewriteDo(ctx context.Context, parser sql.Parser, query string) (string, bo
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("@sqlearn_do = (" + ast.String(ae.Expr) + ")")
+		b.WriteString("@" + doVariable + " = (" + ast.String(ae.Expr) + ")")
 	}
 	return b.String(), true
 }

@@ -33,6 +33,22 @@ type statementParser struct {
 	p *Provider
 }
 
+// adjusted is st adjusted (adjust), or the statement that stands for it.
+func (sp statementParser) adjusted(ctx context.Context, st ast.Statement, text string) (ast.Statement, error) {
+	if err := sp.adjust(ctx, st, text); err != nil {
+		return nil, err
+	}
+	left, err := sp.p.dropsInUnknownDatabases(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	if !left {
+		none, _, err := sp.Parser.ParseOneWithOptions(ctx, "SET @"+doVariable+" = 0", ast.ParserOptions{})
+		return none, err
+	}
+	return st, nil
+}
+
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) error {
 	nameSelectedColumns(st, text)
 	qualifiedFunctionNames(st)
@@ -123,7 +139,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 		}
 	}
 	if err == nil {
-		if err = sp.adjust(ctx, st, text); err != nil {
+		if st, err = sp.adjusted(ctx, st, text); err != nil {
 			return nil, "", "", err
 		}
 	}
@@ -147,7 +163,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 		}
 	}
 	if err == nil {
-		if err = sp.adjust(ctx, st, text); err != nil {
+		if st, err = sp.adjusted(ctx, st, text); err != nil {
 			return nil, "", "", err
 		}
 	}
@@ -171,7 +187,7 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 		}
 	}
 	if err == nil {
-		if err = sp.adjust(ctx, st, text); err != nil {
+		if st, err = sp.adjusted(ctx, st, text); err != nil {
 			return nil, 0, err
 		}
 	}

@@ -88,8 +88,17 @@ type Session struct {
 
 // warnAfterPlanning adds a warning to the statement being parsed.
 func warnAfterPlanning(ctx *sql.Context, code int, format string, args ...any) {
+	afterPlanning(ctx, "Warning", code, fmt.Sprintf(format, args...))
+}
+
+// noteAfterPlanning adds a note to the statement being parsed.
+func noteAfterPlanning(ctx *sql.Context, code int, format string, args ...any) {
+	afterPlanning(ctx, "Note", code, fmt.Sprintf(format, args...))
+}
+
+func afterPlanning(ctx *sql.Context, level string, code int, message string) {
 	if s, ok := ctx.Session.(*Session); ok {
-		s.warnings = append(s.warnings, &sql.Warning{Level: "Warning", Code: code, Message: fmt.Sprintf(format, args...)})
+		s.warnings = append(s.warnings, &sql.Warning{Level: level, Code: code, Message: message})
 	}
 }
 

@@ -94,3 +94,20 @@ func TestUnknownColumnNamesItsClause(t *testing.T) {
 	_, err := db.Exec("SELECT id FROM src WHERE nosuch = ?", 1)
 	wantMySQLMessage(t, "prepared", err, 1054, "42S22", "Unknown column 'nosuch' in 'where clause'")
 }
+
+// TestDropTableOfUnknownDatabase: DROP TABLE IF EXISTS of a table whose
+// database does not exist drops nothing and notes it (1051), and drops
+// the other tables it names; without IF EXISTS it is 1051 and drops
+// none. The engine failed both with 1049 (unknown database), which
+// stopped teardown scripts. Expected: MariaDB's answers, MySQL 8's too.
+func TestDropTableOfUnknownDatabase(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE dk", "CREATE TABLE dk.keep (a INT)", "CREATE TABLE dk.gone (a INT)",
+		"DROP TABLE IF EXISTS nodb.t, nodb2.u")
+	wantAnswers(t, db, "notes", map[string]string{"SHOW WARNINGS": "Note,1051,Unknown table 'nodb.t,nodb2.u'"})
+	_, err := db.Exec("DROP TABLE dk.gone, nodb.t")
+	wantMySQLMessage(t, "no IF EXISTS", err, 1051, "42S02", "Unknown table 'nodb.t'")
+	mustExecAll(t, db, "DROP TABLE IF EXISTS dk.gone, nodb.t")
+	wantAnswers(t, db, "dropped", map[string]string{"SHOW TABLES FROM dk": "keep"})
+}
