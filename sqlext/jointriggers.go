@@ -28,10 +28,50 @@ import (
 // joinTriggers is a multiple-table UPDATE with the triggers of the
 // tables it updates, by the name the statement gives each.
 type joinTriggers struct {
-	update  *plan.Update
-	tables  []string // of each firing
+	update *plan.Update
+	tableFirings[string]
+}
+
+// tableFirings are the triggers of the tables a statement writes: of the
+// table keys[i], firings[i].
+type tableFirings[K comparable] struct {
+	keys    []K
 	firings []firing
 }
+
+// bindTable adds the triggers the engine binds for stmt(rt), a DELETE or
+// UPDATE of rt alone, as those of the table key.
+func (t *tableFirings[K]) bindTable(ctx *sql.Context, a *analyzer.Analyzer, key K, rt *plan.ResolvedTable, stmt func(*plan.ResolvedTable) sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) error {
+	if rt == nil || !hasTriggers(ctx, rt) {
+		return nil
+	}
+	set := &rowTriggers{}
+	if err := set.bind(ctx, a, stmt(rt), scope, sel, qFlags); err != nil {
+		return err
+	}
+	for _, f := range set.firings {
+		t.keys = append(t.keys, key)
+		t.firings = append(t.firings, f)
+	}
+	return nil
+}
+
+// byTable is the triggers of each table, to be built by b.
+func (t *tableFirings[K]) byTable(b sql.NodeExecBuilder) map[K]*rowTriggers {
+	sets := map[K]*rowTriggers{}
+	for i, f := range t.firings {
+		set := sets[t.keys[i]]
+		if set == nil {
+			set = &rowTriggers{b: b}
+			sets[t.keys[i]] = set
+		}
+		set.firings = append(set.firings, f)
+	}
+	return sets
+}
+
+func updateOf(rt *plan.ResolvedTable) sql.Node { return plan.NewUpdate(rt, false, nil) }
+func deleteOf(rt *plan.ResolvedTable) sql.Node { return plan.NewDeleteFrom(rt, nil) }
 
 var _ sql.Node = (*joinTriggers)(nil)
 
@@ -45,17 +85,8 @@ func bindJoinTriggers(ctx *sql.Context, a *analyzer.Analyzer, up *plan.Update, s
 	}
 	j := &joinTriggers{update: up}
 	for name := range uj.Updaters {
-		rt := joinedTable(src.Child, name)
-		if rt == nil || !hasTriggers(ctx, rt) {
-			continue
-		}
-		d := &rowTriggers{}
-		if err := d.bind(ctx, a, plan.NewUpdate(rt, false, nil), scope, sel, qFlags); err != nil {
+		if err := j.bindTable(ctx, a, name, joinedTable(src.Child, name), updateOf, scope, sel, qFlags); err != nil {
 			return nil, err
-		}
-		for _, f := range d.firings {
-			j.tables = append(j.tables, name)
-			j.firings = append(j.firings, f)
 		}
 	}
 	if len(j.firings) == 0 {
@@ -123,16 +154,8 @@ func joinedTable(join sql.Node, name string) *plan.ResolvedTable {
 func (j *joinTriggers) run(b sql.NodeExecBuilder) (sql.Node, error) {
 	uj := joinOf(j.update)
 	updaters := maps.Clone(uj.Updaters)
-	sets := map[string]*rowTriggers{}
-	for i, f := range j.firings {
-		name := j.tables[i]
-		d := sets[name]
-		if d == nil {
-			d = &rowTriggers{b: b}
-			sets[name] = d
-			updaters[name] = &triggeredUpdater{RowUpdater: updaters[name], d: d}
-		}
-		d.firings = append(d.firings, f)
+	for name, set := range j.byTable(b) {
+		updaters[name] = &triggeredUpdater{RowUpdater: updaters[name], d: set}
 	}
 	nuj, err := uj.WithChildren(uj.Child)
 	if err != nil {
@@ -187,12 +210,11 @@ func updatesJoin(n sql.Node) bool {
 const hideDeleteTargetsRule analyzer.RuleId = 9983
 
 // deleteTriggers is a DELETE of named tables, with the triggers of the
-// tables: of the target at targets[i], firings[i].
+// tables, keyed by their targets' places.
 type deleteTriggers struct {
-	del     *plan.DeleteFrom
-	bound   bool
-	targets []int
-	firings []firing
+	del   *plan.DeleteFrom
+	bound bool
+	tableFirings[int]
 }
 
 var _ sql.Node = (*deleteTriggers)(nil)
@@ -221,17 +243,8 @@ func hideDeleteTargets(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 func (d *deleteTriggers) bind(ctx *sql.Context, a *analyzer.Analyzer, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, error) {
 	nd := &deleteTriggers{del: d.del, bound: true}
 	for i, t := range d.del.GetDeleteTargets() {
-		rt := destinationTable(t)
-		if rt == nil || !hasTriggers(ctx, rt) {
-			continue
-		}
-		set := &rowTriggers{}
-		if err := set.bind(ctx, a, plan.NewDeleteFrom(rt, nil), scope, sel, qFlags); err != nil {
+		if err := nd.bindTable(ctx, a, i, destinationTable(t), deleteOf, scope, sel, qFlags); err != nil {
 			return nil, err
-		}
-		for _, f := range set.firings {
-			nd.targets = append(nd.targets, i)
-			nd.firings = append(nd.firings, f)
 		}
 	}
 	if len(nd.firings) == 0 {
@@ -244,16 +257,7 @@ func (d *deleteTriggers) bind(ctx *sql.Context, a *analyzer.Analyzer, scope *pla
 // running the triggers built by b.
 func (d *deleteTriggers) run(b sql.NodeExecBuilder) *plan.DeleteFrom {
 	targets := slices.Clone(d.del.GetDeleteTargets())
-	sets := map[int]*rowTriggers{}
-	for i, f := range d.firings {
-		set := sets[d.targets[i]]
-		if set == nil {
-			set = &rowTriggers{b: b}
-			sets[d.targets[i]] = set
-		}
-		set.firings = append(set.firings, f)
-	}
-	for i, set := range sets {
+	for i, set := range d.byTable(b) {
 		targets[i] = &deleteTarget{target: targets[i], d: set}
 	}
 	return d.del.WithExplicitTargets(targets)

@@ -103,9 +103,9 @@ func bindRowTriggers(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *
 			d := &rowTriggers{dest: n.Destination}
 			var err error
 			if n.IsReplace {
-				err = d.bind(ctx, a, plan.NewDeleteFrom(rt, nil), scope, sel, qFlags)
+				err = d.bind(ctx, a, deleteOf(rt), scope, sel, qFlags)
 			} else {
-				err = d.bind(ctx, a, plan.NewUpdate(rt, false, nil), scope, sel, qFlags)
+				err = d.bind(ctx, a, updateOf(rt), scope, sel, qFlags)
 			}
 			if err != nil {
 				return nil, transform.SameTree, err
@@ -252,8 +252,14 @@ func hasTriggers(ctx *sql.Context, rt *plan.ResolvedTable) bool {
 	if !ok || rt.Database() == nil {
 		return false
 	}
-	triggers, err := s.p.store.Meta(rt.Database().Name(), triggerPrefix)
-	return err != nil || len(triggers) > 0
+	has, err := s.p.hasTriggers(rt.Database().Name())
+	return err != nil || has
+}
+
+// hasTriggers says whether database db holds triggers.
+func (p *Provider) hasTriggers(db string) (bool, error) {
+	triggers, err := p.store.Meta(db, triggerPrefix)
+	return len(triggers) > 0, err
 }
 
 // bind binds the triggers the engine binds for stmt, a DELETE or UPDATE

@@ -161,7 +161,7 @@ func lendTriggerDatabase(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, sco
 	if db == "" || strings.EqualFold(db, ctx.GetCurrentDatabase()) {
 		return n, transform.SameTree, nil
 	}
-	if triggers, err := s.p.store.Meta(db, triggerPrefix); err == nil && len(triggers) > 0 {
+	if has, err := s.p.hasTriggers(db); err == nil && has {
 		lendDatabase(ctx, db)
 	} else if _, ok := n.(*plan.DeleteFrom); ok {
 		// The engine's check of whether a DELETE without WHERE may run

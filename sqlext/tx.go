@@ -287,7 +287,7 @@ func (tx *transaction) rollbackRowTo(mark int) {
 
 // triggerWrites runs f, a BEFORE trigger's body, with the changes it
 // makes marked as the trigger's (rollbackRowTo).
-func triggerWrites[T any](ctx *sql.Context, f func() (T, error)) (T, error) {
+func triggerWrites(ctx *sql.Context, f func() (sql.Row, error)) (sql.Row, error) {
 	if tx := txFrom(ctx); tx != nil {
 		tx.inBeforeTrigger++
 		defer func() { tx.inBeforeTrigger-- }()
