@@ -24,13 +24,15 @@ type AnalyzerRule struct {
 // (mixedInRule), comparisons of rows member by member
 // (rowComparisonRule), the reading of text and of dates and times as
 // numbers, of text as the date or time it starts with, the lending of a
-// written table's database to its triggers, and the typing of the
-// columns of set operations (unionTypeRule);
+// written table's database to its triggers, the typing of a recursive
+// CTE's columns by its anchor (recursiveTypeRule) and of the columns of
+// set operations (unionTypeRule);
 // after them, textRule and insertTextRule, then exactSumRule and exactWindowRule, which
 // retype SUM and AVG, and numericRule, which types %, DIV and the choice
 // functions as MySQL does, and decimalScaleRule, which types +, - and *
 // of DECIMALs as it does, then unionRetypeRule, which types set
-// operations again from those types, derivedTypeRule, which carries such types out of derived
+// operations again from those types, recursiveRetypeRule, which types
+// recursive CTEs again from their anchors' types, derivedTypeRule, which carries such types out of derived
 // tables and views, before rangeRule fixes the types of the arithmetic
 // over them, then the rules of writes (the values generated columns read,
 // JSON NULLs, numbers stored as dates, JSON text read with exact numbers, generated columns recomputed by ON
@@ -68,6 +70,7 @@ func init() {
 	beforeEngineRule("applyTriggers", triggerDatabaseAgainRule, lendTriggerDatabase)
 	beforeEngineRule("applyTriggers", hideDeleteTargetsRule, hideDeleteTargets)
 	beforeEngineRule("applyProcedures", rowTriggerRule, bindRowTriggers)
+	beforeEveryStatement(recursiveTypeRule, recursiveTypes)
 	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(insertTextRule, selectedTimesAsText)
@@ -77,6 +80,7 @@ func init() {
 	onEveryStatement(numericRule, numericOperations)
 	onEveryStatement(decimalScaleRule, decimalScales)
 	onEveryStatement(unionRetypeRule, unionTypes)
+	onEveryStatement(recursiveRetypeRule, recursiveTypes)
 	onEveryStatement(derivedTypeRule, derivedTypes)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(generatedInputRule, generatedInputs)

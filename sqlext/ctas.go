@@ -39,10 +39,17 @@ func ctasColumns(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			return false
 		}
 		mayBeNull := aggregateOutputs(tc.Source)
+		recursive := readsRecursiveCTE(tc.Source)
 		exprs := resultExprs(tc.Source)
 		for i, c := range target {
 			nc := *c
-			if t := out[i].Type; types.IsFloat(nc.Type) && types.IsDecimal(t) {
+			switch t := out[i].Type; {
+			case types.IsFloat(nc.Type) && types.IsDecimal(t):
+				nc.Type = t
+			case recursive && !t.Equals(nc.Type) && t.Promote().Equals(nc.Type):
+				// The type the engine widened a recursive CTE's
+				// column to, which now has its anchor's
+				// (recursiveTypeRule).
 				nc.Type = t
 			}
 			if i < len(exprs) {
@@ -61,6 +68,18 @@ func ctasColumns(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		return false
 	})
 	return n, transform.SameTree, nil
+}
+
+// readsRecursiveCTE says whether q reads a recursive common table
+// expression.
+func readsRecursiveCTE(q sql.Node) bool {
+	found := false
+	transform.Inspect(q, func(n sql.Node) bool {
+		_, ok := n.(*plan.RecursiveCte)
+		found = found || ok
+		return !found
+	})
+	return found
 }
 
 // aggregateOutputs says which columns of a query's result hold an

@@ -33,15 +33,21 @@ func derivedTypes(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 		if sq.Columns().Len() != len(schema) {
 			return true
 		}
-		i := 0
-		sq.Columns().ForEach(func(id sql.ColumnId) {
-			typed[id] = schema[i].Type
-			i++
-		})
+		typeColumns(typed, sq.Columns(), schema)
 		return true
 	})
 	if len(typed) == 0 {
 		return n, transform.SameTree, nil
 	}
 	return retypeReferences(n, typed)
+}
+
+// typeColumns records in typed the type of each column of schema by its
+// id in ids, which the planner numbers in the schema's order.
+func typeColumns(typed map[sql.ColumnId]sql.Type, ids sql.ColSet, schema sql.Schema) {
+	i := 0
+	ids.ForEach(func(id sql.ColumnId) {
+		typed[id] = schema[i].Type
+		i++
+	})
 }

@@ -3,12 +3,17 @@ package sqlext
 import (
 	"errors"
 	"io"
+	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/iters"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // A recursive common table expression runs its recursive part until a
@@ -19,6 +24,102 @@ import (
 // not be made at all, and named no error code.
 
 const erCTEMaxRecursionDepth = 3636
+
+// MySQL types the columns of a recursive CTE by its anchor (the SELECT
+// that does not read the CTE) alone, and stores each row of the recursive
+// part into them as an INSERT stores into a table's columns: in strict
+// mode a text too long for its column is 1406, a number beyond it 1264,
+// and outside it they are cut, with a warning. The engine widened every
+// column instead (a DATE to DATETIME(6), an INT to BIGINT, a VARCHAR to
+// LONGTEXT), so a series of dates came out as datetimes with microseconds,
+// and a CREATE TABLE ... AS of it took those types. recursiveTypeRule
+// gives the CTE's columns, and the references to them inside its
+// recursive part, the anchor's types (anchorTypes); the rules that carry
+// a derived table's types to the query over it (derivedTypes) do the
+// rest, and recursiveRows stores each row into those types. The rule runs
+// before the engine's rules and again after the ones that retype the
+// anchor's expressions (analyzer.go).
+const (
+	recursiveTypeRule   analyzer.RuleId = 9950
+	recursiveRetypeRule analyzer.RuleId = 9951
+)
+
+func recursiveTypes(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	typed := map[sql.ColumnId]sql.Type{}
+	transform.Inspect(n, func(n sql.Node) bool {
+		rc, ok := n.(*plan.RecursiveCte)
+		if !ok {
+			return true
+		}
+		sch := rc.Schema()
+		want := anchorTypes(ctx, rc.Left())
+		if len(want) != len(sch) || rc.Columns().Len() != len(sch) {
+			return true
+		}
+		for i, c := range sch {
+			if want[i] != nil && !want[i].Equals(c.Type) {
+				// The CTE's schema is also its working table's (the
+				// planner shares the one slice), so both change.
+				nc := *c
+				nc.Type = want[i]
+				sch[i] = &nc
+			}
+		}
+		typeColumns(typed, rc.Columns(), sch)
+		return true
+	})
+	if len(typed) == 0 {
+		return n, transform.SameTree, nil
+	}
+	// The recursive part reads the working table through references the
+	// planner typed with the widened types.
+	return retypeReferencesWithin(n, typed)
+}
+
+// anchorTypes are the types MySQL gives the columns of a recursive CTE
+// whose anchor is q: a column's own type where the anchor reads one, else
+// the type of its expression, where an integer is at least an INT (MySQL
+// makes no narrower column of an expression: 1 AS n is an INT), and a
+// text literal or a string function's result the VARCHAR MySQL makes of
+// it ('abc' AS s is a VARCHAR(3), too short for CONCAT(s, s)). A nil type
+// is left as the engine typed it (NULL, of no type).
+func anchorTypes(ctx *sql.Context, q sql.Node) []sql.Type {
+	exprs := resultExprs(q)
+	sch := q.Schema()
+	if len(exprs) != len(sch) {
+		return nil
+	}
+	out := make([]sql.Type, len(sch))
+	for i, c := range sch {
+		t := c.Type
+		e := unwrapAlias(exprs[i])
+		switch _, column := e.(*expression.GetField); {
+		case t == types.Null:
+			continue
+		case column:
+		case types.IsText(t):
+			if lit, ok := e.(*expression.Literal); ok {
+				if v, ok := lit.Value().(string); ok {
+					coll, _ := lit.CollationCoercibility(ctx)
+					if vt, err := types.CreateString(sqltypes.VarChar, int64(utf8.RuneCountInString(v)), coll); err == nil {
+						t = vt
+					}
+				}
+			} else if st, _, ok := stringType(ctx, e); ok {
+				t = st
+			}
+		case types.IsInteger(t):
+			if bits, unsigned, ok := integerWidth(t); ok && bits < 32 {
+				t = types.Int32
+				if unsigned {
+					t = types.Uint32
+				}
+			}
+		}
+		out[i] = t
+	}
+	return out
+}
 
 // recursiveRows are the rows of a recursive CTE: its anchor's, then each
 // run's of the recursive part over the rows the run before added.
@@ -31,6 +132,7 @@ type recursiveRows struct {
 
 	iter  sql.RowIter // the anchor's or the current run's
 	runs  int64
+	rows  int64     // stored so far, anchor's included
 	added []sql.Row // by the current run
 	// seen holds the rows met so far, for UNION DISTINCT.
 	seen sql.KeyValueCache
@@ -86,6 +188,10 @@ func (r *recursiveRows) Next(ctx *sql.Context) (sql.Row, error) {
 		if err != nil {
 			return nil, err
 		}
+		r.rows++
+		if row, err = r.stored(ctx, row); err != nil {
+			return nil, err
+		}
 		if r.seen != nil {
 			key, err := sql.HashOf(ctx, row)
 			if err != nil {
@@ -101,6 +207,51 @@ func (r *recursiveRows) Next(ctx *sql.Context) (sql.Row, error) {
 		r.added = append(r.added, row)
 		return row, nil
 	}
+}
+
+// stored is row as the CTE's columns hold it: each value converted to
+// its column's type, as an INSERT into a table of those columns converts
+// it (see recursiveTypeRule).
+func (r *recursiveRows) stored(ctx *sql.Context, row sql.Row) (sql.Row, error) {
+	sch := r.n.Schema()
+	if len(row) != len(sch) {
+		return row, nil
+	}
+	var out sql.Row
+	for i, col := range sch {
+		v := row[i]
+		if v == nil || col.Type == types.Null {
+			continue
+		}
+		conv, inRange, err := col.Type.Convert(ctx, v)
+		if err != nil || inRange != sql.InRange {
+			// Too long or out of range: the error or the value cut
+			// to the column, as in an INSERT.
+			if types.IsInteger(col.Type) || types.IsDecimal(col.Type) {
+				v, err = storedInRange(ctx, col.Type, v, col.Name, r.rows, false)
+			} else if bad := columnValueError(ctx, col, v, r.rows); bad != nil {
+				if strictMode(ctx) {
+					return nil, bad
+				}
+				v, err = lenientValue(ctx, col, v, r.rows, bad, false, false)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if conv, _, err = col.Type.Convert(ctx, v); err != nil {
+				return nil, err
+			}
+		}
+		if out == nil {
+			out = make(sql.Row, len(row))
+			copy(out, row)
+		}
+		out[i] = conv
+	}
+	if out == nil {
+		return row, nil
+	}
+	return out, nil
 }
 
 // nextRun starts a run of the recursive part over the rows the last one

@@ -78,9 +78,22 @@ func retypeSwapped(n sql.Node, swapped transform.TreeIdentity, typed map[sql.Col
 // retypeReferences gives each reference in n's expressions to a column
 // of typed the type typed has for it.
 func retypeReferences(n sql.Node, typed map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	return transform.NodeExprs(n, retyping(typed, true))
+}
+
+// retypeReferencesWithin is retypeReferences inside opaque nodes too (a
+// recursive CTE's parts, the sides of a set operation), quoted names
+// included.
+func retypeReferencesWithin(n sql.Node, typed map[sql.ColumnId]sql.Type) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprsWithOpaque(n, retyping(typed, false))
+}
+
+// retyping gives each reference to a column of typed that column's type,
+// but for references by quoted name where skipQuoted is set.
+func retyping(typed map[sql.ColumnId]sql.Type, skipQuoted bool) transform.ExprFunc {
+	return func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		gf, ok := e.(*expression.GetField)
-		if !ok || gf.IsQuotedIdentifier() {
+		if !ok || skipQuoted && gf.IsQuotedIdentifier() {
 			return e, transform.SameTree, nil
 		}
 		t, ok := typed[gf.Id()]
@@ -88,7 +101,7 @@ func retypeReferences(n sql.Node, typed map[sql.ColumnId]sql.Type) (sql.Node, tr
 			return e, transform.SameTree, nil
 		}
 		return retyped(gf, t), transform.NewTree, nil
-	})
+	}
 }
 
 // retyped is a reference to a column, which the planner typed when it

@@ -294,16 +294,7 @@ func unionTypes(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.
 	if err != nil || out == nil {
 		return n, transform.SameTree, err
 	}
-	out, _, err = transform.NodeExprsWithOpaque(out, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		gf, ok := e.(*expression.GetField)
-		if !ok {
-			return e, transform.SameTree, nil
-		}
-		if t, ok := typed[gf.Id()]; ok && !t.Equals(gf.Type()) {
-			return retyped(gf, t), transform.NewTree, nil
-		}
-		return e, transform.SameTree, nil
-	})
+	out, _, err = retypeReferencesWithin(out, typed)
 	if err != nil {
 		return n, transform.SameTree, err
 	}
