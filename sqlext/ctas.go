@@ -1,6 +1,9 @@
 package sqlext
 
 import (
+	"math"
+	"unicode/utf8"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -8,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // CREATE TABLE ... AS SELECT takes its columns from the query as MySQL
@@ -15,10 +19,13 @@ import (
 // other than COUNT (MAX, MIN, SUM) made a NOT NULL column, so a group
 // whose values were all NULL failed the statement with 1048, and a SUM
 // or AVG of exact numbers made a DOUBLE column, which stored the exact
-// result (exactSumRule) rounded. ctasColumnsRule gives each such column
-// the query's final type and lets it hold NULL, and a column of a string
-// function the VARCHAR MySQL gives it. It runs for every
-// statement (onEveryStatement), after exactSumRule.
+// result (exactSumRule) rounded. Literals made the narrowest column of
+// their value (1 AS flag a TINYINT, which a later 1000 overflowed), text
+// a LONGTEXT, and NULL AS note no column at all (1105). ctasColumnsRule
+// gives each such column the query's final type and lets it hold NULL,
+// and a literal's or an expression's column the type MySQL gives it
+// (columnTypeOf). It runs for every statement (onEveryStatement), after
+// exactSumRule.
 const ctasColumnsRule analyzer.RuleId = 9965
 
 func ctasColumns(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -53,11 +60,15 @@ func ctasColumns(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 				nc.Type = t
 			}
 			if i < len(exprs) {
-				// A string function's column is a VARCHAR as long as its
-				// longest value, up to MySQL's limit (stringlengths.go).
-				if st, n, ok := stringType(ctx, exprs[i]); ok {
-					nc.Type = ctasStringType(st, n)
+				// A literal's or an expression's column as MySQL makes
+				// it: 1 AS n an INT, 'web' AS source a VARCHAR(3), a
+				// string function's column a VARCHAR as long as its
+				// longest value, up to MySQL's limit, NULL a BINARY(0).
+				t := columnTypeOf(ctx, exprs[i], nc.Type)
+				if st, ok := t.(sql.StringType); ok && st.Type() == sqltypes.VarChar && !t.Equals(nc.Type) {
+					t = ctasStringType(st, st.MaxCharacterLength())
 				}
+				nc.Type = t
 			}
 			nc.Nullable = nc.Nullable || out[i].Nullable || mayBeNull[i]
 			if nc.Type != c.Type || nc.Nullable != c.Nullable {
@@ -68,6 +79,81 @@ func ctasColumns(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		return false
 	})
 	return n, transform.SameTree, nil
+}
+
+// columnTypeOf is the type MySQL gives the column a table makes of a
+// query's result column e, of type t (CREATE TABLE ... AS SELECT, the
+// working table of a recursive CTE): a column's own type where e reads
+// one, else the type of its expression, where an integer is at least an
+// INT (MySQL makes no narrower column of an expression, and an integer
+// literal an INT or a BIGINT by its value), text a VARCHAR as long as a
+// text literal or a string function's longest value ('abc' AS s is a
+// VARCHAR(3)), and NULL a BINARY(0).
+func columnTypeOf(ctx *sql.Context, e sql.Expression, t sql.Type) sql.Type {
+	e = unwrapAlias(e)
+	switch x := e.(type) {
+	case *expression.GetField, *unionColumn:
+		return t
+	case *expression.Literal:
+		switch v := x.Value().(type) {
+		case string:
+			if !types.IsText(t) {
+				return t
+			}
+			coll, _ := x.CollationCoercibility(ctx)
+			return literalString(t, int64(utf8.RuneCountInString(v)), coll)
+		case []byte:
+			if !types.IsBinaryType(t) || types.IsJSON(t) {
+				return t
+			}
+			return literalString(t, int64(len(v)), sql.Collation_binary)
+		case int8, int16, int32, int64, uint8, uint16, uint32, uint64:
+			n, inRange, err := types.Int64.Convert(ctx, v)
+			if err != nil || inRange != sql.InRange {
+				return types.Uint64
+			}
+			if i := n.(int64); i >= math.MinInt32 && i <= math.MaxInt32 {
+				return types.Int32
+			}
+			return types.Int64
+		}
+	}
+	switch {
+	case t == types.Null:
+		return types.MustCreateBinary(sqltypes.Binary, 0)
+	case types.IsInteger(t):
+		if bits, unsigned, ok := integerWidth(t); ok && bits < 32 {
+			if unsigned {
+				return types.Uint32
+			}
+			return types.Int32
+		}
+	case types.IsText(t):
+		if st, _, ok := stringType(ctx, e); ok {
+			return st
+		}
+	}
+	return t
+}
+
+// literalString is the column MySQL makes of a text or binary literal of
+// n characters in collation coll, type t as the engine typed it: a
+// VARCHAR(n) (a VARBINARY for a binary literal), a CHAR(0) for an empty
+// one.
+func literalString(t sql.Type, n int64, coll sql.CollationID) sql.Type {
+	base := sqltypes.VarChar
+	switch {
+	case n == 0 && coll == sql.Collation_binary:
+		base = sqltypes.Binary
+	case n == 0:
+		base = sqltypes.Char
+	case coll == sql.Collation_binary:
+		base = sqltypes.VarBinary
+	}
+	if st, err := types.CreateString(base, n, coll); err == nil {
+		return st
+	}
+	return t
 }
 
 // readsRecursiveCTE says whether q reads a recursive common table

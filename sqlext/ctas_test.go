@@ -37,6 +37,37 @@ func TestCreateTableAsSelectColumns(t *testing.T) {
 	})
 }
 
+// TestCreateTableAsSelectOfLiterals: the columns CREATE TABLE ... AS
+// SELECT makes of literals and expressions have MySQL's types (MariaDB's
+// for these statements, but that its id + 1 is an INT, as it sizes
+// arithmetic by digits, and a BIGINT here): an integer an INT, or a BIGINT when
+// its value needs one, text a VARCHAR as long as the literal, NULL a
+// BINARY(0). The engine made the narrowest type of the value (1 AS flag
+// a TINYINT, which refused a later 1000), LONGTEXT of text, and refused
+// NULL AS note outright (1105), as models built by SQL write them.
+func TestCreateTableAsSelectOfLiterals(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db, "CREATE DATABASE cl", "USE cl",
+		"CREATE TABLE src (id TINYINT PRIMARY KEY, name VARCHAR(700))",
+		"INSERT INTO src VALUES (1, 'a')",
+		"CREATE TABLE m AS SELECT id, name, 1 AS flag, -5 AS neg, 2147483648 AS big, 'web' AS source, '' AS blank, x'4142' AS bin, "+
+			"NULL AS note, id + 1 AS next, CONCAT(name, '!') AS shout, 1.5 AS ratio FROM src")
+	create := showCreate(t, db, "SHOW CREATE TABLE m")
+	for _, want := range []string{"`id` tinyint NOT NULL", "`name` varchar(700)", "`flag` int NOT NULL", "`neg` int NOT NULL",
+		"`big` bigint NOT NULL", "`source` varchar(3) NOT NULL", "`blank` char(0) NOT NULL", "`bin` varbinary(2) NOT NULL",
+		"`note` binary(0) DEFAULT NULL", "`next` bigint", "`shout` text", "`ratio` decimal(2,1) NOT NULL"} {
+		if !strings.Contains(create, want) {
+			t.Errorf("SHOW CREATE TABLE m has no %s:\n%s", want, create)
+		}
+	}
+	mustExecAll(t, db, "INSERT INTO m (id, flag, source, blank, bin, neg, big, ratio, next) VALUES (2, 1000, 'app', '', 'xy', 0, 0, 0, 3)")
+	wantAnswers(t, db, "rows", map[string]string{
+		"SELECT id, flag, source, COALESCE(note, 'null'), shout FROM m ORDER BY id": "1,1,web,null,a!;2,1000,app,null,NULL",
+	})
+	_, err := db.Exec("INSERT INTO m (id, source, next) VALUES (3, 'mobile', 4)")
+	wantMySQLMessage(t, "VARCHAR(3)", err, 1406, "22001", "Data too long for column 'source' at row 1")
+}
+
 // TestTableOptionsAsMySQLReadsThem: a storage engine named in quotes
 // (ENGINE='InnoDB') is taken in CREATE and ALTER TABLE, and one MySQL
 // does not know is still 1286; table options that change nothing here

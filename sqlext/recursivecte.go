@@ -3,17 +3,14 @@ package sqlext
 import (
 	"errors"
 	"io"
-	"unicode/utf8"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
-	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/iters"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // A recursive common table expression runs its recursive part until a
@@ -77,12 +74,9 @@ func recursiveTypes(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 }
 
 // anchorTypes are the types MySQL gives the columns of a recursive CTE
-// whose anchor is q: a column's own type where the anchor reads one, else
-// the type of its expression, where an integer is at least an INT (MySQL
-// makes no narrower column of an expression: 1 AS n is an INT), and a
-// text literal or a string function's result the VARCHAR MySQL makes of
-// it ('abc' AS s is a VARCHAR(3), too short for CONCAT(s, s)). A nil type
-// is left as the engine typed it (NULL, of no type).
+// whose anchor is q: those of the table it would make of the anchor's
+// rows (columnTypeOf), but for a NULL, which keeps the type the engine
+// gave it (a nil type).
 func anchorTypes(ctx *sql.Context, q sql.Node) []sql.Type {
 	exprs := resultExprs(q)
 	sch := q.Schema()
@@ -91,32 +85,9 @@ func anchorTypes(ctx *sql.Context, q sql.Node) []sql.Type {
 	}
 	out := make([]sql.Type, len(sch))
 	for i, c := range sch {
-		t := c.Type
-		e := unwrapAlias(exprs[i])
-		switch _, column := e.(*expression.GetField); {
-		case t == types.Null:
-			continue
-		case column:
-		case types.IsText(t):
-			if lit, ok := e.(*expression.Literal); ok {
-				if v, ok := lit.Value().(string); ok {
-					coll, _ := lit.CollationCoercibility(ctx)
-					if vt, err := types.CreateString(sqltypes.VarChar, int64(utf8.RuneCountInString(v)), coll); err == nil {
-						t = vt
-					}
-				}
-			} else if st, _, ok := stringType(ctx, e); ok {
-				t = st
-			}
-		case types.IsInteger(t):
-			if bits, unsigned, ok := integerWidth(t); ok && bits < 32 {
-				t = types.Int32
-				if unsigned {
-					t = types.Uint32
-				}
-			}
+		if c.Type != types.Null {
+			out[i] = columnTypeOf(ctx, exprs[i], c.Type)
 		}
-		out[i] = t
 	}
 	return out
 }
