@@ -29,7 +29,7 @@ func TestDropIndexedColumn(t *testing.T) {
 		t.Fatalf("after the refused drop:\n%s", got)
 	}
 	mustExecAll(t, db, "DELETE FROM dc.t WHERE id = 2", "ALTER TABLE dc.t DROP COLUMN a")
-	want := "(\n  `id` int NOT NULL,\n  `b` int DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  KEY `ab` (`b`),\n  UNIQUE KEY `u` (`b`)\n)"
+	want := "(\n  `id` int NOT NULL,\n  `b` int DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `u` (`b`),\n  KEY `ab` (`b`)\n)"
 	if got := ddl(); got != want {
 		t.Fatalf("after dropping a:\n%s\nwant\n%s", got, want)
 	}

@@ -71,10 +71,18 @@ func (x *index) ColumnExpressionTypes() []sql.ColumnExpressionType {
 	return out
 }
 
+// GetIndexes gives the table's indexes in the order MySQL keeps a table's
+// keys, which SHOW CREATE TABLE, SHOW INDEX and information_schema show:
+// the unique keys first, those of NOT NULL columns before the others,
+// the primary key first of all and keys with a prefix after those
+// without, then the other keys, each group in the order the keys were
+// made. Storage keeps them in the order they were made.
 func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 	var out []sql.Index
+	var ranks []int
 	if len(t.info.Schema.PK) > 0 {
 		out = append(out, &index{t: t, name: "PRIMARY", cols: t.info.Schema.PK, unique: true})
+		ranks = append(ranks, 0)
 	}
 	for _, d := range t.info.Indexes {
 		x := &index{t: t, name: d.Name, unique: d.Unique}
@@ -82,12 +90,44 @@ func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 		if json.Unmarshal([]byte(d.Meta), &m) == nil {
 			x.comment = m.Comment
 		}
+		nullable := false
 		for _, c := range d.Columns {
-			x.cols = append(x.cols, t.info.Schema.ColumnIndex(c))
+			i := t.info.Schema.ColumnIndex(c)
+			x.cols = append(x.cols, i)
+			nullable = nullable || i >= 0 && i < len(t.sch.Schema) && t.sch.Schema[i].Nullable
 		}
 		out = append(out, x)
+		ranks = append(ranks, keyRank(d.Unique, nullable, slices.ContainsFunc(m.Prefix, func(n uint16) bool { return n > 0 })))
+	}
+	if !slices.IsSorted(ranks) {
+		order := make([]int, len(out))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return ranks[a] - ranks[b] })
+		sorted := make([]sql.Index, len(out))
+		for i, j := range order {
+			sorted[i] = out[j]
+		}
+		out = sorted
 	}
 	return out, nil
+}
+
+// keyRank is a key's place in MySQL's order of a table's keys (see
+// GetIndexes): 0 for the primary key.
+func keyRank(unique, nullable, prefix bool) int {
+	if !unique {
+		return 5
+	}
+	rank := 1
+	if nullable {
+		rank += 2
+	}
+	if prefix {
+		rank++
+	}
+	return rank
 }
 
 func (t *Table) PreciseMatch() bool { return false }

@@ -56,3 +56,40 @@ func TestShowIndexAsMySQL(t *testing.T) {
 		t.Errorf("SHOW INDEX: %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestKeysInMySQLOrder: SHOW CREATE TABLE, SHOW INDEX and
+// information_schema.STATISTICS list a table's keys in the order MySQL
+// keeps them (MariaDB's too, for this table): the primary key, the unique
+// keys of NOT NULL columns, the other unique keys, then the plain keys,
+// each group in the order the keys were made. They came in the order
+// they were made, so a schema dumped here and one dumped from MySQL
+// differed.
+func TestKeysInMySQLOrder(t *testing.T) {
+	_, _, db := serve(t)
+	mustExecAll(t, db,
+		"CREATE DATABASE ko",
+		"CREATE TABLE ko.t (id INT PRIMARY KEY, a INT, b INT NOT NULL, c INT, KEY ka (a), UNIQUE KEY ub (b), UNIQUE KEY uc (c), KEY kab (a, b))",
+		"ALTER TABLE ko.t ADD KEY kc (c), ADD UNIQUE KEY uac (a, c)")
+	want := "PRIMARY ub uc uac ka kab kc"
+	var got []string
+	for _, r := range queryStrings(t, db, "SHOW INDEX FROM ko.t") {
+		if r[3] == "1" {
+			got = append(got, r[2])
+		}
+	}
+	if strings.Join(got, " ") != want {
+		t.Errorf("SHOW INDEX: %s, want %s", strings.Join(got, " "), want)
+	}
+	got = nil
+	for _, r := range queryStrings(t, db, "SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'ko' AND SEQ_IN_INDEX = 1") {
+		got = append(got, r[0])
+	}
+	if strings.Join(got, " ") != want {
+		t.Errorf("information_schema.STATISTICS: %s, want %s", strings.Join(got, " "), want)
+	}
+	create := showCreate(t, db, "SHOW CREATE TABLE ko.t")
+	keys := "PRIMARY KEY (`id`),\n  UNIQUE KEY `ub` (`b`),\n  UNIQUE KEY `uc` (`c`),\n  UNIQUE KEY `uac` (`a`,`c`),\n  KEY `ka` (`a`),\n  KEY `kab` (`a`,`b`),\n  KEY `kc` (`c`)\n"
+	if !strings.Contains(create, keys) {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant its keys as\n%s", create, keys)
+	}
+}
