@@ -78,16 +78,8 @@ func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer {
 func (t *Table) uniqueIndexes() []uniqueIndex {
 	var out []uniqueIndex
 	add := func(name string, cols []int) {
-		u := uniqueIndex{name: name, cols: cols}
-		texts := false
-		for _, i := range cols {
-			var coll sql.CollationID
-			if i >= 0 && types.IsText(t.sch.Schema[i].Type) {
-				coll, texts = t.sch.Schema[i].Type.(sql.TypeWithCollation).Collation(), true
-			}
-			u.colls = append(u.colls, coll)
-		}
-		if name != "PRIMARY" || texts {
+		u := t.keyOf(name, cols)
+		if name != "PRIMARY" || slices.ContainsFunc(u.colls, func(c sql.CollationID) bool { return c != 0 }) {
 			out = append(out, u)
 		}
 	}
@@ -104,6 +96,23 @@ func (t *Table) uniqueIndexes() []uniqueIndex {
 	}
 	return out
 }
+
+// keyOf is the index name of columns cols, with the collation of each of
+// its text columns.
+func (t *Table) keyOf(name string, cols []int) uniqueIndex {
+	u := uniqueIndex{name: name, cols: cols}
+	for _, i := range cols {
+		var coll sql.CollationID
+		if i >= 0 && types.IsText(t.sch.Schema[i].Type) {
+			coll = t.sch.Schema[i].Type.(sql.TypeWithCollation).Collation()
+		}
+		u.colls = append(u.colls, coll)
+	}
+	return u
+}
+
+// keyer is the keys of index x, as a transaction's point index reads them.
+func (t *Table) keyer(x *index) uniqueIndex { return t.keyOf(x.name, x.cols) }
 
 func (e *editor) StatementBegin(ctx *sql.Context) {
 	if e.tx != nil {

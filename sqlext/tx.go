@@ -52,6 +52,9 @@ type txTable struct {
 	// the same content (editor.identityOf).
 	lastRead atomic.Pointer[readRow]
 	changers atomic.Int32
+	// points are the point indexes lookups have asked for (pending).
+	points   map[string]*pointIndex
+	pointsMu sync.Mutex
 	// auto is what the running statement took from the table's
 	// AUTO_INCREMENT counter (guarded by the transaction's mu).
 	auto autoTaken
@@ -131,6 +134,7 @@ func (tx *transaction) reset() {
 		// statement commits: the rows go from it too, and an editor
 		// used after the commit finds the table empty.
 		t.changes, t.order, t.unique = make(map[string]*change), nil, make(map[string]string)
+		t.dropPoints()
 		if t.keyless {
 			t.content = make(map[string][]string)
 		}
@@ -208,6 +212,14 @@ func (tx *transaction) set(t *txTable, id string, c *change) {
 			t.removeContent(id, prev.row)
 		}
 	}
+	var prevRow, nextRow storage.Row
+	if prev != nil {
+		prevRow = prev.row
+	}
+	if c != nil {
+		nextRow = c.row
+	}
+	t.movePoints(id, prevRow, nextRow)
 	if c == nil {
 		delete(t.changes, id)
 	} else {
@@ -260,6 +272,7 @@ func (l undoLog) undo() {
 			u.t.changes[u.id] = u.prev
 		}
 		u.t.uniqueStale = true
+		u.t.dropPoints()
 		if u.t.keyless {
 			u.t.rebuildContent()
 		}
@@ -393,11 +406,19 @@ type uniqueHolder struct {
 func (u *uniqueIndex) key(r storage.Row) (string, bool) {
 	vals := make([]any, len(u.cols))
 	for i, c := range u.cols {
-		if r[c] == nil {
+		vals[i] = r[c]
+	}
+	return u.keyOf(vals)
+}
+
+// keyOf is the key of the index's column values vals (in stored form), as
+// key gives it; false when one is NULL, which no key holds.
+func (u *uniqueIndex) keyOf(vals []any) (string, bool) {
+	for i, v := range vals {
+		if v == nil {
 			return "", false
 		}
-		vals[i] = r[c]
-		if s, ok := r[c].(string); ok && i < len(u.colls) && u.colls[i] != 0 {
+		if s, ok := v.(string); ok && i < len(u.colls) && u.colls[i] != 0 {
 			var w strings.Builder
 			if writeWeights(&w, u.colls[i], s) == nil {
 				vals[i] = []byte(w.String())
@@ -405,6 +426,80 @@ func (u *uniqueIndex) key(r storage.Row) (string, bool) {
 		}
 	}
 	return u.name + "\x00" + storage.EncodeKey(vals), true
+}
+
+// pointIndex finds the live rows of a transaction's table by the whole
+// key of one of the table's indexes, for lookups of one key (see
+// Table.pendingByKey). A txTable builds one for an index when a lookup
+// first asks, and keeps it up to date with each change after.
+type pointIndex struct {
+	uniqueIndex
+	ids map[string][]string // key (uniqueIndex.key) to identities
+}
+
+func (x *pointIndex) add(id string, r storage.Row) {
+	if k, ok := x.key(r); ok {
+		x.ids[k] = append(x.ids[k], id)
+	}
+}
+
+func (x *pointIndex) remove(id string, r storage.Row) {
+	k, ok := x.key(r)
+	if !ok {
+		return
+	}
+	ids := slices.DeleteFunc(x.ids[k], func(s string) bool { return s == id })
+	if len(ids) == 0 {
+		delete(x.ids, k)
+		return
+	}
+	x.ids[k] = ids
+}
+
+// pending gives the identities of the live rows that hold key vals of
+// index u, building the index's pointIndex when it has none.
+func (t *txTable) pending(u uniqueIndex, vals []any) []string {
+	t.pointsMu.Lock()
+	defer t.pointsMu.Unlock()
+	x := t.points[u.name]
+	if x == nil {
+		x = &pointIndex{uniqueIndex: u, ids: make(map[string][]string)}
+		for _, id := range t.liveOrder() {
+			x.add(id, t.changes[id].row)
+		}
+		if t.points == nil {
+			t.points = make(map[string]*pointIndex)
+		}
+		t.points[u.name] = x
+	}
+	k, ok := x.keyOf(vals)
+	if !ok {
+		return nil
+	}
+	return x.ids[k]
+}
+
+// movePoints keeps the point indexes built so far up to date with a
+// change of id from prev to next (nil for no row).
+func (t *txTable) movePoints(id string, prev, next storage.Row) {
+	t.pointsMu.Lock()
+	defer t.pointsMu.Unlock()
+	for _, x := range t.points {
+		if prev != nil {
+			x.remove(id, prev)
+		}
+		if next != nil {
+			x.add(id, next)
+		}
+	}
+}
+
+// dropPoints forgets the point indexes, which undo would have to take
+// back change by change: the next lookup builds them anew.
+func (t *txTable) dropPoints() {
+	t.pointsMu.Lock()
+	t.points = nil
+	t.pointsMu.Unlock()
 }
 
 // uniqueConflict looks for another pending row holding one of r's unique
