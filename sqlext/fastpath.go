@@ -22,9 +22,10 @@ import (
 // costs several times more than the lookup for such queries (see
 // docs/benchmarks.md). It takes a query only when the answer cannot differ
 // from the engine's: a stored table with a one-column primary key, plain
-// column references, autocommit on or a transaction open that has not
-// changed the table, SELECT privilege granted, and a key that converts
-// exactly to the column's type. Anything
+// column references, autocommit on or a transaction open (whose own
+// rows it reads, by an integer key; by a text key only when the
+// transaction has not changed the table), SELECT privilege granted, and a
+// key that converts exactly to the column's type. Anything
 // else falls through to the engine. SET sqlearn_fast_point_select = OFF
 // turns it off for a session.
 const FastPointSelectVar = "sqlearn_fast_point_select"
@@ -162,6 +163,32 @@ func parsePointSelect(query string) *pointShape {
 	return s
 }
 
+// pointRows reads the row of table info under primary key key (stored
+// form): the transaction's own when tt, its changes to the table, holds
+// one under that key (the row, or none when it deleted it), else the
+// committed one. ok is false when the engine must read it: a text key,
+// which the transaction's changes hold by its bytes and a lookup matches
+// under the column's collation.
+func (f *fastPath) pointRows(info *storage.TableInfo, tt *txTable, key any) ([]storage.Row, bool) {
+	if tt != nil {
+		switch key.(type) {
+		case int64, uint64:
+		default:
+			return nil, false
+		}
+		if c, ok := tt.changes[storage.EncodeKey([]any{key})]; ok {
+			if c.row == nil {
+				return nil, true
+			}
+			return []storage.Row{c.row}, true
+		}
+	}
+	rows, _, err := f.p.store.Lookup(info.DB, info.Name, "", []storage.Range{{{
+		Lo: storage.Cut{Kind: storage.CutBelow, Key: key}, Hi: storage.Cut{Kind: storage.CutAbove, Key: key},
+	}}})
+	return rows, err == nil
+}
+
 // try answers the query if it qualifies; ok is false when the engine must.
 func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds map[string]*querypb.BindVariable) (*sqltypes.Result, bool) {
 	s := f.shape(query)
@@ -172,9 +199,9 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 	if sess == nil {
 		return nil, false
 	}
-	// In an open transaction the row is read as the engine would read it
-	// (the latest committed one: isolation is read committed) unless the
-	// transaction has changed the table, which only the engine sees.
+	// In an open transaction the row is read as the engine would read it:
+	// the transaction's own, or the latest committed one (isolation is
+	// read committed).
 	var tx *transaction
 	if open := sess.GetTransaction(); open != nil {
 		var ok bool
@@ -200,7 +227,7 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 		return nil, false
 	}
 	info, err := f.p.store.Table(db, s.table)
-	if err != nil || len(info.Schema.PK) != 1 || tx.table(info.DB, info.Name) != nil {
+	if err != nil || len(info.Schema.PK) != 1 {
 		return nil, false
 	}
 	t, err := f.p.newTable(sctx, info)
@@ -256,10 +283,8 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 	if err := f.p.fresh(sctx); err != nil {
 		return nil, false
 	}
-	rows, _, err := f.p.store.Lookup(info.DB, info.Name, "", []storage.Range{{{
-		Lo: storage.Cut{Kind: storage.CutBelow, Key: skey}, Hi: storage.Cut{Kind: storage.CutAbove, Key: skey},
-	}}})
-	if err != nil {
+	rows, ok := f.pointRows(info, tx.table(info.DB, info.Name), skey)
+	if !ok {
 		return nil, false
 	}
 	res := &sqltypes.Result{Fields: t.fields(sctx, proj, names, s.alias)}
