@@ -1,10 +1,10 @@
 """Statements by key inside one transaction that has written many rows.
 
-Usage: txwrites.py PORT ROWS
+Usage: txwrites.py PORT ROWS [KINDS]
 
 Opens a transaction, inserts ROWS rows one INSERT at a time, then runs
-ROWS statements of each kind below, each by one key, still inside the
-transaction, and commits. Prints one line of JSON: statements per second
+ROWS statements of each kind below (or of the KINDS named, comma
+separated), each by one key, still inside the transaction, and commits. Prints one line of JSON: statements per second
 of each kind. The table has an integer primary key, a unique text key
 and a plain integer key.
 """
@@ -15,6 +15,7 @@ import time
 import pymysql
 
 port, rows = int(sys.argv[1]), int(sys.argv[2])
+kinds = sys.argv[3].split(",") if len(sys.argv) > 3 and sys.argv[3] else None
 conn = pymysql.connect(host="127.0.0.1", port=port, user="root", autocommit=True)
 cur = conn.cursor()
 cur.execute("CREATE DATABASE IF NOT EXISTS txw")
@@ -27,6 +28,8 @@ rates = {}
 
 
 def phase(name, statement):
+    if kinds is not None and name not in kinds and name != "insert":
+        return
     start = time.perf_counter()
     for i in range(rows):
         cur.execute(statement(i))

@@ -8,7 +8,10 @@
 # BEFORE_BIN, another sqlearn binary, when given) on loopback ports with
 # fresh data dirs, runs the workload RUNS times (default 5) on each in
 # turn with ROWS rows (default 3000), and prints the median statements per
-# second of each kind and sqlearn / MariaDB (and sqlearn / before).
+# second of each kind and sqlearn / MariaDB (and sqlearn / before), and
+# the median CPU time each server spent on a run (all its statements).
+# TXWRITES_KINDS (comma separated, as bench/txwrites.py names them) runs
+# only those kinds after the inserts.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -26,14 +29,21 @@ if [ -n "$BEFORE" ]; then
 	wait_port $BEFORE_PORT
 fi
 
-servers=(sqlearn:$SQLEARN_PORT mariadb:$MARIADB_PORT)
-[ -n "$BEFORE" ] && servers+=(before:$BEFORE_PORT)
+# cpu is the CPU time (user and system, in clock ticks) process PID has
+# used.
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+servers=(sqlearn:$SQLEARN_PORT:$SQLEARN_PID mariadb:$MARIADB_PORT:$MARIADB_PID)
+[ -n "$BEFORE" ] && servers+=(before:$BEFORE_PORT:$BEFORE_PID)
 for run in $(seq 1 "$RUNS"); do
 	for s in "${servers[@]}"; do
-		echo "${s%%:*} $(/usr/bin/python3 bench/txwrites.py "${s##*:}" "$ROWS")" >>"$WORK/runs"
+		IFS=: read -r name port pid <<<"$s"
+		before=$(cpu "$pid")
+		rates=$(/usr/bin/python3 bench/txwrites.py "$port" "$ROWS" "${TXWRITES_KINDS:-}")
+		echo "$name $rates" >>"$WORK/runs"
+		echo "$name $(($(cpu "$pid") - before))" >>"$WORK/cpu"
 	done
 done
-/usr/bin/python3 - "$WORK/runs" <<'PY'
+/usr/bin/python3 - "$WORK/runs" "$WORK/cpu" "$(getconf CLK_TCK)" <<'PY'
 import json, statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
@@ -49,4 +59,9 @@ for kind, by in runs.items():
     if "before" in med:
         line += "%17.2f" % (med["sqlearn"] / med["before"])
     print(line)
+cpu = {}
+for line in open(sys.argv[2]):
+    name, ticks = line.split()
+    cpu.setdefault(name, []).append(int(ticks) / int(sys.argv[3]))
+print("%-24s" % "server CPU s a run" + "".join("%10.2f" % statistics.median(cpu[n]) for n in names))
 PY
