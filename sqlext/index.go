@@ -188,19 +188,15 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 		}
 	}
 	if tt != nil {
+		// A lookup join takes the rows a lookup gives as the ones its
+		// key matches, so those the transaction wrote must match too.
 		overlay, exact := t.keyOverlay(x, tt, ranges)
 		if !exact {
-			overlay = t.overlayRows(tt)
-		}
-		if coll, ok := lookup.Ranges.(sql.MySQLRangeCollection); ok && !exact {
-			// A lookup join takes the rows a lookup gives as the ones
-			// its key matches, so those the transaction wrote must
-			// match too.
-			coll = slices.DeleteFunc(slices.Clone(coll), func(r sql.MySQLRange) bool { return nullKeyed(r) || emptyRange(r) })
-			overlay = slices.DeleteFunc(overlay, func(r sql.Row) bool {
-				in, err := inRanges(coll, x.cols, r)
-				return err != nil || !in
-			})
+			in, err := t.p.store.RangeFilter(t.info.DB, t.info.Name, x.name, ranges)
+			if err != nil {
+				return nil, translateStorage(err)
+			}
+			overlay = t.overlayRows(tt, in)
 		}
 		if len(overlay) > 0 {
 			// The transaction's own rows go in key order with the

@@ -218,16 +218,20 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 		parts = append(parts, partition{n: i, c: c})
 	}
 	if tt := txFrom(ctx).table(t.info.DB, t.info.Name); tt != nil {
-		parts = append(parts, overlayPartition{rows: t.overlayRows(tt)})
+		parts = append(parts, overlayPartition{rows: t.overlayRows(tt, nil)})
 	}
 	return sql.PartitionsToPartitionIter(parts...), nil
 }
 
-func (t *Table) overlayRows(tt *txTable) []sql.Row {
+// overlayRows is the rows the transaction holds for the table, in the
+// order they were first written, those keep keeps (all when nil).
+func (t *Table) overlayRows(tt *txTable, keep func(storage.Row) bool) []sql.Row {
 	ids := tt.liveOrder()
-	rows := make([]sql.Row, len(ids))
-	for i, id := range ids {
-		rows[i] = t.toSQL(tt.changes[id].row)
+	rows := make([]sql.Row, 0, len(ids))
+	for _, id := range ids {
+		if r := tt.changes[id].row; keep == nil || keep(r) {
+			rows = append(rows, t.toSQL(r))
+		}
 	}
 	return rows
 }

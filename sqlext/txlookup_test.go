@@ -35,6 +35,11 @@ func TestTransactionLookupsByKey(t *testing.T) {
 		"SELECT id FROM t WHERE a = 10":                           "",
 		"SELECT id FROM t WHERE g = 2 AND h = 'x' ORDER BY id":    "3;4",
 		"SELECT id FROM t WHERE e IN ('ONE', 'four') ORDER BY id": "1;4",
+		// Ranges read the transaction's rows in range too.
+		"SELECT id FROM t WHERE id BETWEEN 2 AND 3":   "2;3",
+		"SELECT id FROM t WHERE id > 2":               "3;4",
+		"SELECT id FROM t WHERE e >= 'T' ORDER BY id": "2;3",
+		"SELECT id FROM t WHERE a >= 20 ORDER BY id":  "2;3;4",
 	})
 	mustExecAll(t, db, "UPDATE t SET e = 'drei', a = 31 WHERE e = 'THREE'", "SAVEPOINT s",
 		"DELETE FROM t WHERE id = 4", "UPDATE t SET a = 99 WHERE a = 31")

@@ -318,6 +318,55 @@ func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows boo
 	return t.lookup(indexName, ranges, withRows, need)
 }
 
+// indexNamed is the table's index named name, the primary key for "" or
+// PRIMARY.
+func (t *Table) indexNamed(name string) (*index, error) {
+	var x *index
+	if name == "" || strings.EqualFold(name, "PRIMARY") {
+		x = t.primary
+	} else {
+		for _, ix := range t.indexes {
+			if strings.EqualFold(ix.def.Name, name) {
+				x = ix
+			}
+		}
+	}
+	if x == nil {
+		return nil, fmt.Errorf("%w: %s on %s.%s", ErrIndexNotFound, name, t.db, t.name)
+	}
+	return x, nil
+}
+
+// RangeFilter tests whether a row (in stored form) lies in one of ranges
+// of the table's index indexName, comparing as Lookup does (text by its
+// collation): for rows a lookup does not read, such as a transaction's
+// own.
+func (s *Store) RangeFilter(db, table, indexName string, ranges []Range) (func(Row) bool, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, err
+	}
+	x, err := t.indexNamed(indexName)
+	if err != nil {
+		return nil, err
+	}
+	cols, cmps := x.cols, x.cmps
+	vals := make([]any, len(cols))
+	return func(r Row) bool {
+		for i, c := range cols {
+			vals[i] = r[c]
+		}
+		for _, rg := range ranges {
+			if rg.contains(vals, cmps) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
 // lookup answers Store.Lookup for a table its caller holds the lock of:
 // the identities, and with them the rows when withRows, reading the
 // columns need marks (all of them when need is nil).
@@ -328,18 +377,9 @@ func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows boo
 // in the row's identity (t.covers). This is what a join or a semi join on
 // keys reads.
 func (t *Table) lookup(indexName string, ranges []Range, withRows bool, need []bool) ([]Row, []string, error) {
-	var x *index
-	if indexName == "" || strings.EqualFold(indexName, "PRIMARY") {
-		x = t.primary
-	} else {
-		for _, ix := range t.indexes {
-			if strings.EqualFold(ix.def.Name, indexName) {
-				x = ix
-			}
-		}
-	}
-	if x == nil {
-		return nil, nil, fmt.Errorf("%w: %s on %s.%s", ErrIndexNotFound, indexName, t.db, t.name)
+	x, err := t.indexNamed(indexName)
+	if err != nil {
+		return nil, nil, err
 	}
 	var rows []Row
 	var ids []string
