@@ -44,6 +44,7 @@ phase("update by primary key", lambda i: "UPDATE t SET c = c + 1 WHERE id = %d" 
 phase("select by unique key", lambda i: "SELECT id FROM t WHERE e = 'e%d@x'" % i)
 phase("update by unique key", lambda i: "UPDATE t SET c = c + 1 WHERE e = 'e%d@x'" % i)
 phase("count by plain key", lambda i: "SELECT COUNT(*) FROM t WHERE a = %d" % (i % 100))
+phase("select a key range", lambda i: "SELECT id FROM t WHERE id BETWEEN %d AND %d" % (i, i + 2))
 phase("delete by primary key", lambda i: "DELETE FROM t WHERE id = %d" % i)
 cur.execute("COMMIT")
 print(json.dumps(rates))
