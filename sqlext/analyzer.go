@@ -25,8 +25,9 @@ type AnalyzerRule struct {
 // (rowComparisonRule), the reading of text and of dates and times as
 // numbers, of text as the date or time it starts with, the lending of a
 // written table's database to its triggers, the typing of a recursive
-// CTE's columns by its anchor (recursiveTypeRule) and of the columns of
-// set operations (unionTypeRule);
+// CTE's columns by its anchor (recursiveTypeRule), of a VALUES table's by
+// all its rows (valuesTypeRule) and of the columns of set operations
+// (unionTypeRule);
 // after them, textRule and insertTextRule, then exactSumRule and exactWindowRule, which
 // retype SUM and AVG, and numericRule, which types %, DIV and the choice
 // functions as MySQL does, and decimalScaleRule, which types +, - and *
@@ -71,6 +72,7 @@ func init() {
 	beforeEngineRule("applyTriggers", hideDeleteTargetsRule, hideDeleteTargets)
 	beforeEngineRule("applyProcedures", rowTriggerRule, bindRowTriggers)
 	beforeEveryStatement(recursiveTypeRule, recursiveTypes)
+	beforeEveryStatement(valuesTypeRule, valuesTypes)
 	beforeEveryStatement(unionTypeRule, unionTypes)
 	onEveryStatement(textRule, textArguments)
 	onEveryStatement(insertTextRule, selectedTimesAsText)
