@@ -22,7 +22,8 @@ import (
 // statement adds moved into that column's clause (see altercheck.go),
 // with ~x, which the planner does
 // not know, read as a function (see bitnot.go), with the columns of set operations
-// marked for typing (see markUnionColumns), and with user-variable
+// marked for typing (see markUnionColumns), long lists of integers after
+// IN read from a VALUES table (see longinlists.go), and with user-variable
 // assignments in expressions, which the parser refuses, rewritten (see
 // assign.go), writes through a view made writes to its table (see
 // viewwrites.go), and the SELECT of an INSERT whose ON DUPLICATE KEY
@@ -61,6 +62,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		sp.p.expandUnionStars(sctx, st)
 	}
 	markUnionColumns(st)
+	longInLists(st)
 	if !ok {
 		return nil
 	}
