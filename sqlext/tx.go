@@ -436,7 +436,7 @@ func (u *uniqueIndex) keyOf(vals []any) (string, bool) {
 
 // pointIndex finds the live rows of a transaction's table by the whole
 // key of one of the table's indexes, for lookups of one key (see
-// Table.pendingByKey). A txTable builds one for an index when a lookup
+// Table.keyOverlay). A txTable builds one for an index when a lookup
 // first asks, and keeps it up to date with each change after.
 type pointIndex struct {
 	uniqueIndex
