@@ -50,7 +50,7 @@ func init() {
 	}
 	for i, r := range analyzer.OnceBeforeDefault {
 		if r.Id.String() == "simplifyFilters" {
-			analyzer.OnceBeforeDefault[i].Apply = rewritingFirst(r.Apply, resolved, filterExprs(explicitEscapes))
+			analyzer.OnceBeforeDefault[i].Apply = perRowKept(rewritingFirst(r.Apply, resolved, filterExprs(explicitEscapes)))
 		}
 	}
 	onEveryStatement(hashKeyRule, hashKeysByCollation)
