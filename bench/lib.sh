@@ -100,6 +100,8 @@ join_tables() { # dir rows
 		"SELECT COUNT(*) FROM a JOIN b ON a.id = b.aid"
 		"SELECT COUNT(*) FROM a JOIN a AS a2 ON a.s = a2.s WHERE a.id < 3000"
 		"SELECT COUNT(*) FROM a WHERE a.g IN (SELECT v FROM b)"
+		"SELECT SUM((SELECT MAX(v) FROM b WHERE b.aid = a.g)) FROM a"
+		"SELECT SUM((SELECT COUNT(*) FROM b WHERE b.v = a.g % 10)) FROM a WHERE a.id <= 200"
 	)
 }
 

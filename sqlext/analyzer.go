@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -145,9 +146,16 @@ func onEveryStatement(id analyzer.RuleId, apply analyzer.RuleFunc) {
 	analyzer.OnceAfterAll = append(analyzer.OnceAfterAll, analyzer.Rule{Id: id, Apply: apply})
 }
 
+// lastRules adds the rules that must run after every other, once every
+// file's own have been added: the memo of correlated subqueries
+// (subquerymemo.go) wraps the engine's subqueries, which earlier rules
+// look for by type.
+var lastRules sync.Once
+
 // analyzerFor builds the analyzer over the provider with the extensions'
 // rules.
 func analyzerFor(p *Provider) *analyzer.Analyzer {
+	lastRules.Do(func() { onEveryStatement(subqueryMemoRule, memoSubqueries) })
 	b := analyzer.NewBuilder(p)
 	// Also before the engine's rules, which turn a LIKE with a prefix
 	// pattern into a range over the column's own type (textcontext.go).

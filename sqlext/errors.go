@@ -265,6 +265,9 @@ func sqlError(err error) error {
 		// KILL QUERY, or the server closing, cancelled the statement.
 		out.Num, out.State, out.Message = mysql.ERQueryInterrupted, "70100", "Query execution was interrupted"
 	}
+	if out.Num == mysql.ERSubqueryNo1Row && strings.Contains(out.Message, "subquery returned more than 1 row") {
+		out.Message = "Subquery returns more than 1 row"
+	}
 	collationError(&out)
 	var table, column string
 	if _, err := fmt.Sscanf(out.Message, "table %q does not have column %q", &table, &column); err == nil && out.Num == mysql.ERUnknownError {

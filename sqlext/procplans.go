@@ -524,7 +524,7 @@ func reusablePlan(n sql.Node) (scoped []statementScoped, ok bool) {
 			for _, e := range ex.Expressions() {
 				transform.InspectExpr(e, func(e sql.Expression) bool {
 					switch x := e.(type) {
-					case *plan.Subquery:
+					case *plan.Subquery, *memoSubquery:
 						ok = false
 					case statementScoped:
 						scoped = append(scoped, x)

@@ -47,6 +47,17 @@ func engineRule(name string) analyzer.RuleFunc {
 	panic("sqlext: the engine has no rule " + name)
 }
 
+// engineRuleID is the id of the engine's rule named name in its last
+// batch.
+func engineRuleID(name string) analyzer.RuleId {
+	for _, r := range analyzer.OnceAfterAll {
+		if r.Id.String() == name {
+			return r.Id
+		}
+	}
+	panic("sqlext: the engine has no rule " + name)
+}
+
 // firing is one bound trigger: its body, and when it runs.
 type firing struct {
 	event plan.TriggerEvent

@@ -90,6 +90,10 @@ type Server struct {
 // FastPathHits counts the point selects answered without the planner.
 func (s *Server) FastPathHits() int64 { return s.fast.hits.Load() }
 
+// SubqueryMemoHits counts the answers correlated subqueries took from
+// their memos (subquerymemo.go), in every server of the process.
+func (s *Server) SubqueryMemoHits() int64 { return memoHits.Load() }
+
 // stateMachine applies log commands to storage. When users or grants
 // change it pokes usersChanged, so every node's authentication follows the
 // replicated users without blocking the log on the engine's user lock.

@@ -55,6 +55,9 @@ type txTable struct {
 	// points are the point indexes lookups have asked for (pending).
 	points   map[string]*pointIndex
 	pointsMu sync.Mutex
+	// writes counts the changes made to the table's rows and taken
+	// back, so that a reader can tell they moved (memoSubquery).
+	writes atomic.Uint64
 	// auto is what the running statement took from the table's
 	// AUTO_INCREMENT counter (guarded by the transaction's mu).
 	auto autoTaken
@@ -204,6 +207,7 @@ func (tx *transaction) set(t *txTable, id string, c *change) {
 		t.order = append(t.order, id)
 	}
 	tx.undo = append(tx.undo, undoRec{t: t, id: id, prev: prev, byTrigger: tx.inBeforeTrigger > 0})
+	t.writes.Add(1)
 	if prev != nil && prev.row != nil {
 		if !t.uniqueStale {
 			t.removeUnique(id, prev.row)
@@ -278,6 +282,7 @@ func (l undoLog) undo() {
 		touched[u.t] = true
 	}
 	for t := range touched {
+		t.writes.Add(1)
 		t.uniqueStale = true
 		t.dropPoints()
 		if t.keyless {
