@@ -47,3 +47,25 @@ func TestWritesReadTheirRowsFirst(t *testing.T) {
 		"SELECT GROUP_CONCAT(id, ':', a ORDER BY id) FROM t": "1:10,2:10,3:20,4:21,5:31",
 	})
 }
+
+// TestInsertSelectReadsItsTableFirst: a plain INSERT ... SELECT whose
+// SELECT reads the table it writes in a subquery or a self join reads
+// the rows as they were before it began, as MySQL reads them into a
+// temporary table first. The subquery ran again for each row and saw the
+// rows inserted so far (11, 12, 13), and the inner side of the join read
+// them too. Expected: MariaDB's answers.
+func TestInsertSelectReadsItsTableFirst(t *testing.T) {
+	db := inDatabase(t, "sr",
+		"CREATE TABLE t (id INT PRIMARY KEY AUTO_INCREMENT, k INT, x INT)",
+		"CREATE TABLE a (id INT PRIMARY KEY, k INT)",
+		"INSERT INTO t (k, x) VALUES (1, 10), (2, 20)",
+		"INSERT INTO a VALUES (1, 1), (2, 1), (3, 1), (4, 2)")
+	wantAffected(t, db, []affectedStep{
+		{"INSERT INTO t (k, x) SELECT k, (SELECT MAX(x) FROM t AS b WHERE b.k = a.k) + 1 FROM a ORDER BY id", 4},
+		{"INSERT INTO t (k, x) SELECT p.k, p.x + q.x FROM t AS p JOIN t AS q ON p.k = q.k AND p.id < q.id WHERE p.k = 2", 1},
+		{"INSERT INTO t (k, x) SELECT k, x + 100 FROM t WHERE k = 2", 3},
+	})
+	wantAnswers(t, db, "read first", map[string]string{
+		"SELECT GROUP_CONCAT(k, ':', x ORDER BY id) FROM t": "1:10,2:20,1:11,1:11,1:11,2:21,2:41,2:120,2:121,2:141",
+	})
+}

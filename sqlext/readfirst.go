@@ -19,13 +19,18 @@ import (
 //     rows of t: the second row of n was kept;
 //   - INSERT INTO t SELECT id + 1, a FROM t ON DUPLICATE KEY UPDATE ...
 //     (and REPLACE ... SELECT from its own table) updated row 2 from row
-//     1 and then no longer read row 2, so its row 3 was never inserted.
+//     1 and then no longer read row 2, so its row 3 was never inserted;
+//   - INSERT INTO t SELECT k, 1 + (SELECT MAX(x) FROM t AS b WHERE b.k =
+//     a.k) FROM a read, in its subquery's later runs, the rows it had
+//     inserted: 11, 12, 13 where MySQL inserts 11, 11, 11.
 //
 // readFirst reads its child's rows whole before it passes on the first.
 // It goes under the DELETE of named tables (readingFirst) and under an
-// upsert's or REPLACE's BEFORE INSERT triggers when its rows come from
-// its own table (insertReadingFirst), so that the triggers still run a
-// row at a time, as the rows are written.
+// INSERT's BEFORE INSERT triggers when its rows come from its own table
+// (insertReadingFirst), so that the triggers still run a row at a time,
+// as the rows are written: for an upsert or REPLACE that reads the table
+// at all, for a plain INSERT that reads it more than once or in a
+// subquery.
 type readFirst struct{ child sql.Node }
 
 var _ sql.Node = (*readFirst)(nil)
@@ -45,14 +50,24 @@ func readingFirst(del *plan.DeleteFrom) *plan.DeleteFrom {
 // writes, reading its rows whole first; nil for another INSERT or one
 // that does already.
 func insertReadingFirst(ins *plan.InsertInto) (*plan.InsertInto, error) {
-	if !ins.IsReplace && len(ins.OnDupExprs) == 0 {
-		return nil, nil
-	}
 	dest := writtenTable(ins.Destination)
 	if dest == nil {
 		return nil, nil
 	}
 	src, withSource := underTriggers(ins.Source)
+	if !ins.IsReplace && len(ins.OnDupExprs) == 0 {
+		// A plain INSERT ... SELECT that scans its table once reads it as
+		// it was: a scan reads the rows of the moment it starts. A
+		// subquery runs again for each row, and the inner side of a join
+		// is read again for each outer row, each time with the rows
+		// inserted so far, which MySQL's SELECT never sees.
+		if _, literal := src.(*plan.Values); literal {
+			return nil, nil
+		}
+		if n, inSubquery := readCount(src, dest); n < 2 && !inSubquery {
+			return nil, nil
+		}
+	}
 	// Under the projection that gives the rows their columns' values,
 	// whose checks name the row being written (1406 at row 3) and come
 	// in turn with the writes' own errors (1062).
@@ -61,7 +76,10 @@ func insertReadingFirst(ins *plan.InsertInto) (*plan.InsertInto, error) {
 	if projected {
 		under = p.Child
 	}
-	if _, done := under.(*readFirst); done || !reads(src, dest) {
+	if n, inSubquery := readCount(src, dest); n == 0 && !inSubquery {
+		return nil, nil
+	}
+	if _, done := under.(*readFirst); done {
 		return nil, nil
 	}
 	var out sql.Node = &readFirst{child: under}
@@ -78,23 +96,43 @@ func insertReadingFirst(ins *plan.InsertInto) (*plan.InsertInto, error) {
 	return ins.WithSource(out), nil
 }
 
-// reads says whether n reads table t.
-func reads(n sql.Node, t *Table) bool {
-	found := false
-	transform.Inspect(n, func(n sql.Node) bool {
-		var table sql.Table
-		switch x := n.(type) {
-		case *plan.ResolvedTable:
-			table = x.Table
-		case *plan.IndexedTableAccess:
-			table = x.Table
-		}
-		if st := storedTable(table); st != nil && strings.EqualFold(st.info.DB, t.info.DB) && strings.EqualFold(st.info.Name, t.info.Name) {
-			found = true
-		}
-		return !found
-	})
-	return found
+// readCount counts the places n's plan reads table t, and says whether a
+// subquery of its expressions reads it.
+func readCount(n sql.Node, t *Table) (count int, inSubquery bool) {
+	var visit func(n sql.Node, nested bool)
+	visit = func(n sql.Node, nested bool) {
+		transform.Inspect(n, func(n sql.Node) bool {
+			var table sql.Table
+			switch x := n.(type) {
+			case *plan.ResolvedTable:
+				table = x.Table
+			case *plan.IndexedTableAccess:
+				table = x.Table
+			}
+			if st := storedTable(table); st != nil && strings.EqualFold(st.info.DB, t.info.DB) && strings.EqualFold(st.info.Name, t.info.Name) {
+				if nested {
+					inSubquery = true
+				} else {
+					count++
+				}
+			}
+			if ex, ok := n.(sql.Expressioner); ok {
+				for _, e := range ex.Expressions() {
+					transform.InspectExpr(e, func(e sql.Expression) bool {
+						if ewn, ok := e.(sql.ExpressionWithNodes); ok {
+							for _, c := range ewn.NodeChildren() {
+								visit(c, true)
+							}
+						}
+						return false
+					})
+				}
+			}
+			return true
+		})
+	}
+	visit(n, false)
+	return count, inSubquery
 }
 
 func (r *readFirst) rows(ctx *sql.Context, b sql.NodeExecBuilder, row sql.Row) (sql.RowIter, error) {
