@@ -29,14 +29,32 @@ func (o *execOverrides) caseChanges(ctx *sql.Context, n *plan.UpdateSource, row 
 			return nil, nil
 		}
 		t := storedTable(up)
-		if t == nil || !hasText(t.sch.Schema) || len(n.Child.Schema()) != len(t.sch.Schema) || mayTrigger(ctx, t) {
+		if t == nil {
 			return nil, nil
 		}
-		iter, err := o.b.Build(ctx, n, row)
-		if err != nil || iter == nil {
-			return iter, err
+		var iter sql.RowIter
+		if hasText(t.sch.Schema) && len(n.Child.Schema()) == len(t.sch.Schema) && !mayTrigger(ctx, t) {
+			if iter, err = o.b.Build(ctx, n, row); err != nil || iter == nil {
+				return iter, err
+			}
+			iter = &caseWriter{RowIter: iter, t: t, counts: countsFor(ctx, t)}
 		}
-		return &caseWriter{RowIter: iter, t: t, counts: countsFor(ctx, t)}, nil
+		if _, inSubquery := readCount(n, t); !inSubquery {
+			return iter, nil
+		}
+		// An UPDATE whose new values or WHERE read its own table in a
+		// subquery reads every row and works out its new values before
+		// it writes one (readFirst).
+		if iter == nil {
+			if iter, err = o.b.Build(ctx, n, row); err != nil || iter == nil {
+				return iter, err
+			}
+		}
+		rows, err := sql.RowIterToRows(ctx, iter)
+		if err != nil {
+			return nil, err
+		}
+		return sql.RowsToRowIter(rows...), nil
 	})
 }
 

@@ -69,3 +69,37 @@ func TestInsertSelectReadsItsTableFirst(t *testing.T) {
 		"SELECT GROUP_CONCAT(k, ':', x ORDER BY id) FROM t": "1:10,2:20,1:11,1:11,1:11,2:21,2:41,2:120,2:121,2:141",
 	})
 }
+
+// TestUpdateAndDeleteReadTheirTableFirst: an UPDATE or DELETE of one
+// table whose WHERE or new values read the table in a correlated
+// subquery reads every row, and works out the new values, before it
+// writes one, as MariaDB does (MySQL refuses such a statement with
+// 1093). The subquery saw the rows written before it: a DELETE of the
+// least x of each group deleted the whole table, one row after another.
+// With duplicate rows of a table without a key, text changed to text
+// the collation holds equal, and triggers. Expected: MariaDB's answers.
+func TestUpdateAndDeleteReadTheirTableFirst(t *testing.T) {
+	db := inDatabase(t, "rt",
+		"CREATE TABLE k (g INT, x INT)",
+		"INSERT INTO k VALUES (1,5),(1,5),(1,7),(1,9),(2,3),(2,3),(2,4)",
+		"CREATE TABLE s (id INT PRIMARY KEY, g INT, name VARCHAR(20), n INT)",
+		"INSERT INTO s VALUES (1,1,'a',1),(2,1,'b',2),(3,2,'c',3)",
+		"CREATE TABLE log (id INT, oldn INT, newn INT)",
+		"CREATE TRIGGER tb BEFORE UPDATE ON s FOR EACH ROW SET NEW.name = CONCAT(NEW.name, '!')",
+		"CREATE TRIGGER ta AFTER UPDATE ON s FOR EACH ROW INSERT INTO log VALUES (NEW.id, OLD.n, NEW.n)")
+	db.SetMaxOpenConns(1)
+	wantAffected(t, db, []affectedStep{
+		{"DELETE FROM k WHERE x <= (SELECT MIN(x) FROM k AS b WHERE b.g = k.g)", 4},
+		{"UPDATE k SET x = x + (SELECT COUNT(*) FROM k AS b WHERE b.g = k.g AND b.x >= k.x)", 3},
+		{"UPDATE s SET n = (SELECT SUM(n) FROM s AS b WHERE b.g = s.g), name = UPPER(name)", 3},
+		{"DROP TRIGGER tb", 0},
+		{"DROP TRIGGER ta", 0},
+		{"UPDATE s SET name = LOWER(name), n = n + (SELECT COUNT(*) FROM s AS b WHERE b.n > s.n)", 3},
+		{"DELETE FROM s WHERE n >= (SELECT MAX(n) FROM s AS b WHERE b.g = s.g) ORDER BY id LIMIT 1", 1},
+	})
+	wantAnswers(t, db, "read first", map[string]string{
+		"SELECT GROUP_CONCAT(g, ':', x ORDER BY g, x) FROM k":                "1:9,1:10,2:5",
+		"SELECT GROUP_CONCAT(id, name, n ORDER BY id) FROM s":                "2b!3,3c!3",
+		"SELECT GROUP_CONCAT(id, ':', oldn, ':', newn ORDER BY id) FROM log": "1:1:3,2:2:3,3:3:3",
+	})
+}

@@ -38,11 +38,45 @@ var _ sql.Node = (*readFirst)(nil)
 // readingFirst is del, a DELETE of named tables, reading its join whole
 // before it deletes; nil when del does already, or is another DELETE.
 func readingFirst(del *plan.DeleteFrom) *plan.DeleteFrom {
-	if _, done := del.Child.(*readFirst); done || !del.HasExplicitTargets() {
+	if _, done := del.Child.(*readFirst); done {
 		return nil
+	}
+	if !del.HasExplicitTargets() {
+		return deleteReadingFirst(del)
 	}
 	nd := *del
 	nd.Child = &readFirst{child: del.Child}
+	return &nd
+}
+
+// deleteReadingFirst is del, a DELETE of one table whose WHERE reads the
+// table in a subquery, reading its rows whole before it deletes, under
+// its BEFORE DELETE triggers; nil for another DELETE or one that does
+// already. The subquery ran again for each row and no longer saw the
+// rows deleted before it: DELETE FROM t WHERE x <= (SELECT MIN(x) FROM t
+// AS b WHERE b.k = t.k) deleted every row of each k, one after another.
+func deleteReadingFirst(del *plan.DeleteFrom) *plan.DeleteFrom {
+	d, err := plan.GetDeletable(del.Child)
+	if err != nil {
+		return nil
+	}
+	t := storedTable(d)
+	if t == nil {
+		return nil
+	}
+	src, withSource := underTriggers(del.Child)
+	if _, done := src.(*readFirst); done {
+		return nil
+	}
+	if _, inSubquery := readCount(src, t); !inSubquery {
+		return nil
+	}
+	out, err := withSource(&readFirst{child: src})
+	if err != nil {
+		return nil
+	}
+	nd := *del
+	nd.Child = out
 	return &nd
 }
 
