@@ -147,15 +147,19 @@ func onEveryStatement(id analyzer.RuleId, apply analyzer.RuleFunc) {
 }
 
 // lastRules adds the rules that must run after every other, once every
-// file's own have been added: the memo of correlated subqueries
-// (subquerymemo.go) wraps the engine's subqueries, which earlier rules
-// look for by type.
+// file's own have been added: the list of a SELECT computed once
+// (projectonce.go), and the memo of correlated subqueries
+// (subquerymemo.go), which wraps the engine's subqueries that earlier
+// rules look for by type.
 var lastRules sync.Once
 
 // analyzerFor builds the analyzer over the provider with the extensions'
 // rules.
 func analyzerFor(p *Provider) *analyzer.Analyzer {
-	lastRules.Do(func() { onEveryStatement(subqueryMemoRule, memoSubqueries) })
+	lastRules.Do(func() {
+		onEveryStatement(projectOnceRule, projectOnce)
+		onEveryStatement(subqueryMemoRule, memoSubqueries)
+	})
 	b := analyzer.NewBuilder(p)
 	// Also before the engine's rules, which turn a LIKE with a prefix
 	// pattern into a range over the column's own type (textcontext.go).

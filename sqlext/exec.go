@@ -54,6 +54,10 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		return collatedSetOp(ctx, o.b, n, row)
 	case *plan.RecursiveCte:
 		return recursiveCTE(ctx, o.b, n, row)
+	case *plan.Sort, *plan.TopN:
+		if iter, err := sortByKeys(ctx, o.b, n, row); err != nil || iter != nil {
+			return iter, err
+		}
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
 	case *plan.Kill:

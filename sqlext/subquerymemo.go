@@ -39,7 +39,7 @@ import (
 // stored function or a function such as RAND(), or reads a table that
 // is not stored here (information_schema, the ML tables).
 //
-// The rule runs last of all (registerLastRules), so that no later rule
+// The rule runs last of all (lastRules), so that no later rule
 // meets the wrapper where it expects the engine's own subquery.
 const subqueryMemoRule analyzer.RuleId = 9949
 
@@ -49,13 +49,10 @@ func memoSubqueries(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *pla
 	if qFlags != nil && !qFlags.IsSet(sql.QFlagScalarSubquery) {
 		return n, transform.SameTree, nil
 	}
-	// The engine plans the body of a subquery or of a derived table as a
-	// statement of its own, leaving out the numbering of columns, then
-	// numbers the columns of the whole statement, which it does right
-	// only within its own subqueries: the plan is wrapped once it is
-	// whole, in the pass that numbers them, the subqueries within it
-	// included.
-	if !scope.IsEmpty() || (sel != nil && !sel(assignExecIndexesRule)) {
+	// The engine numbers the columns of the whole statement again after
+	// planning a subquery's body, which it does right only within its
+	// own subqueries: the plan is wrapped once it is whole.
+	if !numbersColumns(scope, sel) {
 		return n, transform.SameTree, nil
 	}
 	return memoInNode(n)
@@ -64,6 +61,16 @@ func memoSubqueries(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *pla
 // assignExecIndexesRule is the engine's rule that numbers the columns of
 // a plan, which it leaves out of the passes over subqueries' bodies.
 var assignExecIndexesRule = engineRuleID("assignExecIndexes")
+
+// numbersColumns says whether the analyzer's pass over a plan is the one
+// that numbers its columns: the pass over a whole statement. The engine
+// plans the body of a subquery or a derived table in a pass of its own
+// (with a scope, or a selector that leaves that rule out), then numbers
+// the columns of the whole statement, by their ids: a rule that puts a
+// column reference in such a body before then has it numbered wrong.
+func numbersColumns(scope *plan.Scope, sel analyzer.RuleSelector) bool {
+	return scope.IsEmpty() && (sel == nil || sel(assignExecIndexesRule))
+}
 
 // memoInNode wraps the subqueries of every expression of n's tree.
 func memoInNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {

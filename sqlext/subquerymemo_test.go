@@ -51,6 +51,13 @@ func TestCorrelatedSubqueryMemo(t *testing.T) {
 	// 3 texts or 7 values of v.
 	wantMemoAnswers(t, srv, db, memoized, true)
 	wantMemoAnswers(t, srv, db, runEveryRow, false)
+	// A subquery named in the select list runs once per row
+	// (projectonce.go), where it ran twice: 200 rows of 6 keys.
+	before := srv.SubqueryMemoHits()
+	queryStrings(t, db, "SELECT id, (SELECT MAX(x) FROM t2 WHERE t2.k = t1.k) AS m FROM t1 ORDER BY m, id")
+	if hits := srv.SubqueryMemoHits() - before; hits != 194 {
+		t.Errorf("an aliased subquery: %d answers from its memo, want 194 (one run per row)", hits)
+	}
 	_, err := db.Exec("SELECT (SELECT x FROM t2 WHERE t2.k = t1.k) FROM t1")
 	wantMySQLMessage(t, "a subquery of many rows", err, 1242, "21000", "Subquery returns more than 1 row")
 }
@@ -111,16 +118,7 @@ func TestCorrelatedSubqueryMemoSeesWrites(t *testing.T) {
 //
 //	go test -tags openblas -run '^$' -bench CorrelatedSubquery -count 6 ./sqlext
 func BenchmarkCorrelatedSubquery(b *testing.B) {
-	srv, addr := startServer(b, b.TempDir())
-	defer srv.Close()
-	db := connect(b, addr, "")
-	db.SetMaxOpenConns(1)
-	mustExecAll(b, db, "CREATE DATABASE cb", "USE cb",
-		"CREATE TABLE t1 (id INT PRIMARY KEY, k INT, v INT)",
-		"CREATE TABLE t2 (id INT PRIMARY KEY, k INT, x INT, KEY (k))",
-		"SET @@cte_max_recursion_depth = 20000",
-		"INSERT INTO t1 WITH RECURSIVE r (i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 19999) SELECT i, i % 50, i * 7 % 1000 FROM r",
-		"INSERT INTO t2 SELECT * FROM t1")
+	db := subqueryBenchTables(b, "KEY (k)")
 	for b.Loop() {
 		var sum int64
 		if err := db.QueryRow("SELECT SUM(v + (SELECT MAX(x) FROM t2 WHERE t2.k = t1.k)) FROM t1").Scan(&sum); err != nil || sum != 29480000 {
@@ -142,4 +140,46 @@ func wantMemoAnswers(t *testing.T, srv *sqlext.Server, db *sql.DB, answers map[s
 			t.Errorf("%s: %d answers came from a memo", q, hits)
 		}
 	}
+}
+
+// BenchmarkAliasedSubquery selects a correlated subquery named in the
+// select list (AS m) for 300 rows, each of its own key, reading 20,000
+// rows each time:
+//
+//	go test -tags openblas -run '^$' -bench AliasedSubquery -count 6 ./sqlext
+func BenchmarkAliasedSubquery(b *testing.B) {
+	db := subqueryBenchTables(b, "")
+	for b.Loop() {
+		rows, err := db.Query("SELECT id, (SELECT COUNT(*) FROM t2 WHERE t2.x = t1.v) AS m FROM t1 WHERE id < 300")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for rows.Next() {
+			n++
+		}
+		if err := rows.Close(); err != nil || n != 300 {
+			b.Fatalf("%d rows, %v", n, err)
+		}
+	}
+}
+
+// subqueryBenchTables starts a server and loads two tables of 20,000
+// rows (id, k = id % 50, v or x = id * 7 % 1000), t2 with the given
+// keys, and returns a connection in their database.
+func subqueryBenchTables(b *testing.B, keys string) *sql.DB {
+	srv, addr := startServer(b, b.TempDir())
+	b.Cleanup(func() { srv.Close() })
+	db := connect(b, addr, "")
+	db.SetMaxOpenConns(1)
+	if keys != "" {
+		keys = ", " + keys
+	}
+	mustExecAll(b, db, "CREATE DATABASE sb", "USE sb",
+		"CREATE TABLE t1 (id INT PRIMARY KEY, k INT, v INT)",
+		"CREATE TABLE t2 (id INT PRIMARY KEY, k INT, x INT"+keys+")",
+		"SET @@cte_max_recursion_depth = 20000",
+		"INSERT INTO t1 WITH RECURSIVE r (i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM r WHERE i < 19999) SELECT i, i % 50, i * 7 % 1000 FROM r",
+		"INSERT INTO t2 SELECT * FROM t1")
+	return db
 }
