@@ -111,7 +111,9 @@ func (m stateMachine) Apply(index uint64, b []byte) error {
 			return err
 		}
 	}
-	if err := m.store.Apply(index, cmd); err != nil {
+	err := m.store.Apply(index, cmd)
+	dataEpoch.Add(1)
+	if err != nil {
 		return err
 	}
 	if len(cmd.Ops) == 1 && cmd.Ops[0].Kind == storage.OpSetUsers {
@@ -130,7 +132,9 @@ func (m stateMachine) poke() {
 func (m stateMachine) Snapshot() (replication.Snapshot, error) { return m.store.Snapshot(), nil }
 
 func (m stateMachine) Restore(r io.Reader) error {
-	if err := m.store.Restore(r); err != nil {
+	err := m.store.Restore(r)
+	dataEpoch.Add(1)
+	if err != nil {
 		return err
 	}
 	m.poke()

@@ -164,9 +164,30 @@ type memoSubquery struct {
 	mu     sync.Mutex
 	pid    uint64
 	stamps []memoStamp
-	memo   map[string]any
-	key    []byte
+	// epoch is dataEpoch when the stamps were last found current.
+	epoch uint64
+	memo  map[string]any
+	key   []byte
+	// misses and hits count the statement's lookups; off says the memo
+	// was given up for the statement (memoGiveUp).
+	misses, hits int
+	off          bool
 }
+
+// dataEpoch counts the writes of the process: commands applied to the
+// store, rows a transaction writes or takes back. A memo that finds it
+// unchanged since it last checked its tables' stamps knows them
+// unchanged without reading them.
+var dataEpoch atomic.Uint64
+
+// memoGiveUp: after memoTrial lookups of a statement of which fewer than
+// one in memoMinHits found an answer, the memo is given up for the
+// statement: keys that rarely repeat (a subquery correlated on a key of
+// the outer table) cost a lookup and a store each for nothing.
+const (
+	memoTrial   = 1024
+	memoMinHits = 8
+)
 
 // memoTable names a table a memoized subquery reads.
 type memoTable struct {
@@ -300,6 +321,10 @@ func (m *memoSubquery) readsTable(t sql.Table) bool {
 // outer values, else runs the subquery and keeps its answer.
 func (m *memoSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	m.mu.Lock()
+	if m.off && m.pid == ctx.Pid() {
+		m.mu.Unlock()
+		return m.Subquery.Eval(ctx, row)
+	}
 	key, ok := m.keyOf(row)
 	if !ok {
 		m.mu.Unlock()
@@ -307,9 +332,14 @@ func (m *memoSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	m.validate(ctx)
 	if v, hit := m.memo[string(key)]; hit {
+		m.hits++
 		m.mu.Unlock()
 		memoHits.Add(1)
 		return v, nil
+	}
+	if m.misses++; m.misses >= memoTrial && m.hits*memoMinHits < m.misses {
+		m.off = true
+		clear(m.memo)
 	}
 	m.mu.Unlock()
 	v, err := m.Subquery.Eval(ctx, row)
@@ -320,7 +350,7 @@ func (m *memoSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	defer m.mu.Unlock()
 	// The subquery's own reads leave the tables as they were, so the
 	// answer belongs to the state validate found unless it moved on.
-	if m.current(ctx) && len(m.memo) < memoLimit {
+	if !m.off && m.current(ctx) && len(m.memo) < memoLimit {
 		if k, ok := m.keyOf(row); ok {
 			m.memo[string(k)] = v
 		}
@@ -349,7 +379,10 @@ func (m *memoSubquery) validate(ctx *sql.Context) {
 	if m.memo != nil && m.current(ctx) {
 		return
 	}
-	m.pid = ctx.Pid()
+	if m.pid != ctx.Pid() {
+		m.pid, m.misses, m.hits, m.off = ctx.Pid(), 0, 0, false
+	}
+	m.epoch = dataEpoch.Load()
 	m.stamps = m.stampsNow(ctx, m.stamps[:0])
 	clear(m.memo)
 	if m.memo == nil {
@@ -362,6 +395,10 @@ func (m *memoSubquery) current(ctx *sql.Context) bool {
 	if m.pid != ctx.Pid() {
 		return false
 	}
+	epoch := dataEpoch.Load()
+	if epoch == m.epoch {
+		return true
+	}
 	tx := txFrom(ctx)
 	for i, t := range m.tables {
 		s := m.stamps[i]
@@ -373,6 +410,7 @@ func (m *memoSubquery) current(ctx *sql.Context) bool {
 			return false
 		}
 	}
+	m.epoch = epoch
 	return true
 }
 

@@ -208,6 +208,7 @@ func (tx *transaction) set(t *txTable, id string, c *change) {
 	}
 	tx.undo = append(tx.undo, undoRec{t: t, id: id, prev: prev, byTrigger: tx.inBeforeTrigger > 0})
 	t.writes.Add(1)
+	dataEpoch.Add(1)
 	if prev != nil && prev.row != nil {
 		if !t.uniqueStale {
 			t.removeUnique(id, prev.row)
@@ -283,6 +284,7 @@ func (l undoLog) undo() {
 	}
 	for t := range touched {
 		t.writes.Add(1)
+		dataEpoch.Add(1)
 		t.uniqueStale = true
 		t.dropPoints()
 		if t.keyless {
