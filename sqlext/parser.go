@@ -215,7 +215,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // FORMAT=JSON as FORMAT=TREE (see explainjson.go), and CREATE FUNCTION,
 // DROP FUNCTION and SHOW CREATE FUNCTION as calls (see routinefunc.go),
 // and CREATE TABLE with columns and a query as a call (see
-// ctasdefined.go).
+// ctasdefined.go), and INSERT ... SET ... AS alias as the VALUES form
+// (see insertsetalias.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	sctx, _ := ctx.(*sql.Context)
 	q, changed := query, false
@@ -251,6 +252,7 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 	apply(rewriteExplainJSON)
 	apply(rewriteFunctionStatement)
 	apply(rewriteDefinedQuery)
+	apply(rewriteInsertSetAlias)
 	return q, changed
 }
 
