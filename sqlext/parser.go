@@ -63,6 +63,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	}
 	markUnionColumns(st)
 	longInLists(st)
+	viewCheckClause(st, text)
 	if !ok {
 		return nil
 	}

@@ -403,6 +403,9 @@ func (d routinesSchema) GetTableInsensitive(ctx *sql.Context, name string) (sql.
 	if ok && err == nil && strings.EqualFold(name, information_schema.RoutinesTableName) {
 		t = routinesTable{Table: t, p: d.p}
 	}
+	if ok && err == nil && strings.EqualFold(name, information_schema.ViewsTableName) {
+		t = viewsTable{Table: t, p: d.p}
+	}
 	return t, ok, err
 }
 

@@ -95,7 +95,11 @@ func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDef
 }
 
 func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
-	return metaValues[sql.ViewDefinition](d, viewPrefix)
+	defs, err := metaValues[sql.ViewDefinition](d, viewPrefix)
+	for i := range defs {
+		defs[i] = engineReadableView(defs[i])
+	}
+	return defs, err
 }
 
 func (d *Database) GetStoredProcedure(ctx *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {

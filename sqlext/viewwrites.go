@@ -25,8 +25,11 @@ import (
 // table's CHECK constraints for the statement (viewCheck), and a row that
 // fails it is 1369, "CHECK OPTION failed 'db.v'".
 //
-// Not done: a view over a view or a join, and a statement with subqueries
-// that read the view's columns.
+// A view over an updatable view writes the table below both, under both
+// conditions.
+//
+// Not done: a view over a join, and a statement with subqueries that
+// read the view's columns.
 
 // viewTarget rewrites st when it writes through an updatable view, and
 // refuses it with MySQL's error when the view is not one.
@@ -36,9 +39,9 @@ func (p *Provider) viewTarget(ctx *sql.Context, st ast.Statement) error {
 		sess.viewCheck = nil
 	}
 	v, err := p.writeTarget(ctx, st)
-	if v != nil && v.checked && v.where != "" && err == nil && sess != nil {
+	if v != nil && v.check != "" && err == nil && sess != nil {
 		if _, del := st.(*ast.Delete); !del {
-			sess.viewCheck = &viewCheck{db: v.baseDB, table: v.base, view: v.db + "." + v.name, expr: v.where}
+			sess.viewCheck = &viewCheck{db: v.baseDB, table: v.base, view: v.db + "." + v.name, expr: v.check}
 		}
 	}
 	return err
@@ -135,7 +138,8 @@ type writableView struct {
 	cols         map[string]string
 	order        []string // the view's columns, in order
 	where        string   // the view's condition, "" for none
-	checked      bool     // WITH CHECK OPTION
+	checked      bool     // WITH CHECK OPTION, its own or a view's below
+	check        string   // what a row written must meet, "" for nothing
 	// refusal says why the view cannot take a write, "" when it can.
 	refusal string
 }
@@ -154,6 +158,15 @@ func (p *Provider) viewNamed(ctx *sql.Context, tn ast.TableName) (*writableView,
 	if _, err := p.store.Table(db, name); err == nil {
 		return nil, nil
 	}
+	return p.storedView(db, name, 0)
+}
+
+// maxViewDepth bounds the views over views a write goes through.
+const maxViewDepth = 16
+
+// storedView is the view db.name, nil when there is none; depth counts
+// the views above it that a write goes through.
+func (p *Provider) storedView(db, name string, depth int) (*writableView, error) {
 	stored, ok := p.store.Database(db)
 	if !ok {
 		return nil, nil
@@ -163,12 +176,14 @@ func (p *Provider) viewNamed(ctx *sql.Context, tn ast.TableName) (*writableView,
 		return nil, err
 	}
 	v := &writableView{db: stored, name: def.Name}
-	v.read(p, def.CreateViewStatement)
+	v.read(p, def.CreateViewStatement, depth)
 	return v, nil
 }
 
-// read fills the view from its CREATE VIEW statement.
-func (v *writableView) read(p *Provider, create string) {
+// read fills the view from its CREATE VIEW statement. A view over an
+// updatable view reads that view's table: its columns and condition are
+// written over the table's columns (compose).
+func (v *writableView) read(p *Provider, create string, depth int) {
 	st, err := ast.Parse(create)
 	ddl, ok := st.(*ast.DDL)
 	if err != nil || !ok || ddl.ViewSpec == nil {
@@ -199,10 +214,25 @@ func (v *writableView) read(p *Provider, create string) {
 	if v.baseDB == "" {
 		v.baseDB = v.db
 	}
-	info, err := p.store.Table(v.baseDB, v.base)
-	if err != nil {
-		v.refusal = "it reads another view"
-		return
+	var names []string // the columns of what it reads
+	var inner *writableView
+	if info, err := p.store.Table(v.baseDB, v.base); err == nil {
+		for _, c := range info.Schema.Columns {
+			names = append(names, c.Name)
+		}
+	} else {
+		if depth < maxViewDepth {
+			inner, _ = p.storedView(v.baseDB, v.base, depth+1)
+		}
+		if inner == nil {
+			v.refusal = "it reads no table"
+			return
+		}
+		if inner.refusal != "" {
+			v.refusal = inner.refusal
+			return
+		}
+		names = inner.order
 	}
 	if sel.Where != nil {
 		if !plainExpr(sel.Where.Expr) {
@@ -222,8 +252,8 @@ func (v *writableView) read(p *Provider, create string) {
 	for _, e := range sel.SelectExprs {
 		switch x := e.(type) {
 		case *ast.StarExpr:
-			for _, c := range info.Schema.Columns {
-				add(c.Name, "`"+strings.ReplaceAll(c.Name, "`", "``")+"`")
+			for _, c := range names {
+				add(c, "`"+strings.ReplaceAll(c, "`", "``")+"`")
 			}
 		case *ast.AliasedExpr:
 			if !plainExpr(x.Expr) {
@@ -244,6 +274,84 @@ func (v *writableView) read(p *Provider, create string) {
 			return
 		}
 	}
+	v.check = ""
+	if v.checked {
+		v.check = v.where
+	}
+	if inner != nil {
+		v.compose(inner, spec.CheckOption == ast.ViewCheckOptionLocal)
+	}
+}
+
+// compose writes v, a view over the view inner, over inner's table:
+// each of its columns and its condition with inner's columns replaced by
+// what they read, and inner's condition joined to its own. A write
+// through v is checked as MySQL checks it: against v's condition and,
+// unless v's CHECK OPTION is LOCAL, every condition below it; against
+// inner's own checks when v has none.
+func (v *writableView) compose(inner *writableView, local bool) {
+	for name, text := range v.cols {
+		if v.cols[name] = inner.substitute(text); v.cols[name] == "" {
+			v.refusal = "a column it cannot read"
+			return
+		}
+	}
+	own := ""
+	if v.where != "" {
+		if own = inner.substitute(v.where); own == "" {
+			v.refusal = "a condition it cannot read"
+			return
+		}
+	}
+	v.where = andText(own, inner.where)
+	switch {
+	case !v.checked:
+		v.check = inner.check
+	case local:
+		v.check = andText(own, inner.check)
+	default:
+		v.check = v.where
+	}
+	v.checked = v.check != ""
+	v.baseDB, v.base = inner.baseDB, inner.base
+}
+
+// substitute writes text, an expression over v's columns, over v's
+// table; "" when it names a column v does not have.
+func (v *writableView) substitute(text string) string {
+	e := v.parse(text, "")
+	if e == nil {
+		return ""
+	}
+	var cols []*ast.ColName
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if c, ok := n.(*ast.ColName); ok {
+			cols = append(cols, c)
+		}
+		return true, nil
+	}, e)
+	for _, c := range cols {
+		read := v.column(c.Name.String(), "")
+		if read == nil {
+			return ""
+		}
+		if _, bare := read.(*ast.ColName); !bare {
+			read = &ast.ParenExpr{Expr: read}
+		}
+		e = ast.ReplaceExpr(e, c, read)
+	}
+	return exprText(e)
+}
+
+// andText joins two conditions, either of which may be "".
+func andText(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return "(" + a + ") AND (" + b + ")"
 }
 
 // plainExpr says whether e reads no subquery, aggregate or window.
@@ -500,4 +608,35 @@ func (v *writableView) mapExpr(e ast.Expr, alias string) (ast.Expr, error) {
 		e = ast.ReplaceExpr(e, c, &ast.ParenExpr{Expr: to})
 	}
 	return e, nil
+}
+
+// viewCheckClause has the engine create a view WITH CHECK OPTION as
+// MySQL does. It refused WITH LOCAL CHECK OPTION as unsupported syntax;
+// the engine ignores a view's CHECK OPTION, and the statement text it
+// keeps, which says LOCAL, is what writes through the view read
+// (writableView.read). And the text of the view's query the parser
+// marks ended after WITH, so that SHOW CREATE VIEW wrote "... WHERE a >
+// 1 WITH", which no server can read back (a dump of such a view could
+// not be restored): the text now runs to the end of the clause.
+func viewCheckClause(st ast.Statement, text string) {
+	ddl, ok := st.(*ast.DDL)
+	if !ok || ddl.ViewSpec == nil || ddl.ViewSpec.CheckOption == ast.ViewCheckOptionUnspecified {
+		return
+	}
+	if ddl.ViewSpec.CheckOption == ast.ViewCheckOptionLocal {
+		ddl.ViewSpec.CheckOption = ast.ViewCheckOptionCascaded
+	}
+	end := ddl.SubStatementPositionEnd
+	if end <= 0 || end > len(text) {
+		return
+	}
+	for i, t := range sqlTokens(text[end:]) {
+		if i > 2 {
+			return
+		}
+		if strings.EqualFold(t.text, "OPTION") {
+			ddl.SubStatementPositionEnd = end + t.end
+			return
+		}
+	}
 }
