@@ -29,11 +29,7 @@ func (t viewsTable) AssignCatalog(cat sql.Catalog) sql.Table {
 }
 
 func (t viewsTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
-	iter, err := t.Table.PartitionRows(ctx, part)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := sql.RowIterToRows(ctx, iter)
+	rows, err := partitionRows(ctx, t.Table, part)
 	if err != nil {
 		return nil, err
 	}

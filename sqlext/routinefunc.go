@@ -436,15 +436,20 @@ func (t routinesTable) AssignProcedures(procs map[string][]*plan.Procedure) sql.
 }
 
 func (t routinesTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
-	iter, err := t.Table.PartitionRows(ctx, part)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := sql.RowIterToRows(ctx, iter)
+	rows, err := partitionRows(ctx, t.Table, part)
 	if err != nil {
 		return nil, err
 	}
 	return sql.RowsToRowIter(append(rows, t.functionRows(ctx)...)...), nil
+}
+
+// partitionRows reads the rows of a partition of t whole.
+func partitionRows(ctx *sql.Context, t sql.Table, part sql.Partition) ([]sql.Row, error) {
+	iter, err := t.PartitionRows(ctx, part)
+	if err != nil {
+		return nil, err
+	}
+	return sql.RowIterToRows(ctx, iter)
 }
 
 // functionRows are ROUTINES' rows for the stored functions of the
