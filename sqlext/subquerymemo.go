@@ -45,7 +45,7 @@ const subqueryMemoRule analyzer.RuleId = 9949
 
 // memoSubqueries wraps each correlated scalar subquery of n that can keep
 // its answers (memoizable) in a memoSubquery.
-func memoSubqueries(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func memoSubqueries(_ *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if qFlags != nil && !qFlags.IsSet(sql.QFlagScalarSubquery) {
 		return n, transform.SameTree, nil
 	}
@@ -55,7 +55,7 @@ func memoSubqueries(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *pla
 	if !numbersColumns(scope, sel) {
 		return n, transform.SameTree, nil
 	}
-	return memoInNode(n)
+	return memoInNode(n, a.ExecBuilder)
 }
 
 // assignExecIndexesRule is the engine's rule that numbers the columns of
@@ -73,7 +73,7 @@ func numbersColumns(scope *plan.Scope, sel analyzer.RuleSelector) bool {
 }
 
 // memoInNode wraps the subqueries of every expression of n's tree.
-func memoInNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+func memoInNode(n sql.Node, b sql.NodeExecBuilder) (sql.Node, transform.TreeIdentity, error) {
 	return transform.NodeWithOpaque(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		ex, ok := n.(sql.Expressioner)
 		if !ok {
@@ -82,7 +82,7 @@ func memoInNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		exprs := ex.Expressions()
 		var out []sql.Expression
 		for i, e := range exprs {
-			w, changed := memoInExpr(e, true)
+			w, changed := memoInExpr(e, true, b)
 			if !changed {
 				continue
 			}
@@ -107,14 +107,14 @@ func memoInNode(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 // wrap says whether e itself may be replaced by a wrapper, which a parent
 // that reads its child as the engine's subquery (IN, EXISTS, NOT IN's
 // guard) forbids.
-func memoInExpr(e sql.Expression, wrap bool) (sql.Expression, bool) {
+func memoInExpr(e sql.Expression, wrap bool, b sql.NodeExecBuilder) (sql.Expression, bool) {
 	if sq, ok := e.(*plan.Subquery); ok {
 		changed := false
-		if q, same, err := memoInNode(sq.Query); err == nil && !same {
+		if q, same, err := memoInNode(sq.Query, b); err == nil && !same {
 			sq, changed = sq.WithQuery(q), true
 		}
 		if wrap {
-			if m := newMemoSubquery(sq); m != nil {
+			if m := newMemoSubquery(sq, b); m != nil {
 				return m, true
 			}
 		}
@@ -132,7 +132,7 @@ func memoInExpr(e sql.Expression, wrap bool) (sql.Expression, bool) {
 	}
 	var out []sql.Expression
 	for i, c := range children {
-		w, changed := memoInExpr(c, wrapChildren)
+		w, changed := memoInExpr(c, wrapChildren, b)
 		if !changed {
 			continue
 		}
@@ -160,6 +160,8 @@ type memoSubquery struct {
 	outer []int
 	// tables are the stored tables the subquery reads.
 	tables []memoTable
+	// run runs the subquery for the memo's misses.
+	run *subqueryRun
 
 	mu     sync.Mutex
 	pid    uint64
@@ -221,12 +223,12 @@ var (
 // newMemoSubquery wraps sq, or returns nil when its answers may change
 // with more than the outer columns it reads (see the package comment
 // above memoSubqueries) or those columns cannot be found.
-func newMemoSubquery(sq *plan.Subquery) *memoSubquery {
+func newMemoSubquery(sq *plan.Subquery, b sql.NodeExecBuilder) *memoSubquery {
 	correlated := sq.Correlated()
 	if correlated.Empty() || sq.Volatile() || !sq.Resolved() {
 		return nil
 	}
-	m := &memoSubquery{Subquery: sq}
+	m := &memoSubquery{Subquery: sq, run: &subqueryRun{b: b, width: len(sq.Query.Schema())}}
 	found := sql.ColSet{}
 	positions := map[int]bool{}
 	ok := true
@@ -323,12 +325,12 @@ func (m *memoSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	m.mu.Lock()
 	if m.off && m.pid == ctx.Pid() {
 		m.mu.Unlock()
-		return m.Subquery.Eval(ctx, row)
+		return m.eval(ctx, row)
 	}
 	key, ok := m.keyOf(row)
 	if !ok {
 		m.mu.Unlock()
-		return m.Subquery.Eval(ctx, row)
+		return m.eval(ctx, row)
 	}
 	m.validate(ctx)
 	if v, hit := m.memo[string(key)]; hit {
@@ -342,7 +344,7 @@ func (m *memoSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		clear(m.memo)
 	}
 	m.mu.Unlock()
-	v, err := m.Subquery.Eval(ctx, row)
+	v, err := m.eval(ctx, row)
 	if err != nil {
 		return nil, err
 	}

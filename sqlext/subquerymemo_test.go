@@ -142,6 +142,21 @@ func wantMemoAnswers(t *testing.T, srv *sqlext.Server, db *sql.DB, answers map[s
 	}
 }
 
+// BenchmarkCorrelatedSubqueryByKey sums a subquery correlated on the
+// outer table's key, 20,000 runs of an index lookup, each key its own,
+// which no memo helps:
+//
+//	go test -tags openblas -run '^$' -bench CorrelatedSubqueryByKey -count 6 ./sqlext
+func BenchmarkCorrelatedSubqueryByKey(b *testing.B) {
+	db := subqueryBenchTables(b, "KEY (k)")
+	for b.Loop() {
+		var sum int64
+		if err := db.QueryRow("SELECT SUM((SELECT MAX(x) FROM t2 WHERE t2.k = t1.id)) FROM t1").Scan(&sum); err != nil || sum != 48725 {
+			b.Fatalf("sum %d, %v", sum, err)
+		}
+	}
+}
+
 // BenchmarkAliasedSubquery selects a correlated subquery named in the
 // select list (AS m) for 300 rows, each of its own key, reading 20,000
 // rows each time:
