@@ -83,3 +83,58 @@ func perRowCall(e sql.Expression) bool {
 	}
 	return true
 }
+
+// The engine keeps the value of a scalar subquery that reads nothing of
+// the outer row, and marks no such subquery as one to run again when it
+// calls a function of perRowFunctions or a stored function: SELECT
+// (SELECT RAND()) FROM t gave one value for every row, where MySQL runs
+// the subquery for each row. volatileSubqueries marks such a subquery so
+// that it runs for each row; a subquery reading only functions fixed
+// for the statement, such as NOW(), keeps its value.
+const volatileSubqueryRule analyzer.RuleId = 9986
+
+func init() { onEveryStatement(volatileSubqueryRule, volatileSubqueries) }
+
+func volatileSubqueries(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if qFlags != nil && !qFlags.SubqueryIsSet() {
+		return n, transform.SameTree, nil
+	}
+	return transform.NodeExprsWithOpaque(n, markVolatile)
+}
+
+// markVolatile marks e, and the subqueries within its subqueries'
+// bodies, volatile when they call a function whose value changes by the
+// call.
+func markVolatile(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	sq, ok := e.(*plan.Subquery)
+	if !ok {
+		return e, transform.SameTree, nil
+	}
+	same := transform.SameTree
+	if q, s, err := transform.NodeExprsWithOpaque(sq.Query, markVolatile); err == nil && !s {
+		sq, same = sq.WithQuery(q), transform.NewTree
+	}
+	if sq.Volatile() || !callsPerRow(sq.Query) {
+		return sq, same, nil
+	}
+	return sq.WithVolatile(), transform.NewTree, nil
+}
+
+// callsPerRow says whether n's expressions call a function whose value
+// changes by the call (perRowCall), or a stored function, whose body
+// may read or write anything.
+func callsPerRow(n sql.Node) bool {
+	found := false
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		switch x := e.(type) {
+		case *storedFuncCall:
+			found = true
+		case *plan.Subquery:
+			found = found || x.Volatile()
+		default:
+			found = found || perRowCall(e)
+		}
+		return !found
+	})
+	return found
+}

@@ -39,3 +39,31 @@ func TestPerRowFunctionsInWhere(t *testing.T) {
 		t.Errorf("NOW() in a range: plan %s, want a range on d", plan)
 	}
 }
+
+// TestSubqueriesOfPerRowFunctions: a scalar subquery that reads nothing
+// of the outer row runs again for each row when it calls RAND(), UUID()
+// or a stored function, as in MySQL; the engine kept its first value for
+// every row. One that reads only NOW() keeps its value. The answers are
+// MariaDB 10.11's.
+func TestSubqueriesOfPerRowFunctions(t *testing.T) {
+	db := inDatabase(t, "sv",
+		"CREATE TABLE t (id INT PRIMARY KEY)",
+		"SET @@cte_max_recursion_depth = 2000",
+		"INSERT INTO t WITH RECURSIVE r (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 1000) SELECT i FROM r",
+		"CREATE TABLE lg (n INT)",
+		`CREATE FUNCTION bump() RETURNS INT MODIFIES SQL DATA BEGIN
+			INSERT INTO lg VALUES (1);
+			RETURN (SELECT COUNT(*) FROM lg);
+		END`)
+	db.SetMaxOpenConns(1)
+	wantAnswers(t, db, "per row", map[string]string{
+		"SELECT COUNT(DISTINCT (SELECT UUID())) FROM t":                         "1000",
+		"SELECT COUNT(DISTINCT (SELECT NOW(6))) FROM t":                         "1",
+		"SELECT COUNT(DISTINCT (SELECT RAND(3))) FROM t WHERE id <= 3":          "3",
+		"SELECT GROUP_CONCAT((SELECT bump()) ORDER BY id) FROM t WHERE id <= 3": "1,2,3",
+	})
+	n, err := strconv.Atoi(flat(queryStrings(t, db, "SELECT COUNT(DISTINCT (SELECT RAND())) FROM t")))
+	if err != nil || n < 990 {
+		t.Errorf("(SELECT RAND()) over 1,000 rows: %d distinct values (%v), want about 1,000", n, err)
+	}
+}
