@@ -62,6 +62,11 @@ func rewriteRollup(ctx context.Context, parser sql.Parser, query string) (string
 			return "", false
 		}
 		names[i] = ae.As.String()
+		if c, bare := ae.Expr.(*ast.ColName); bare && names[i] == "" {
+			// A column is named as written, without its quotes: the
+			// parser's text of a keyword (status) kept them.
+			names[i] = c.Name.String()
+		}
 		if names[i] == "" {
 			names[i] = ae.InputExpression
 		}

@@ -1,6 +1,9 @@
 package sqlext_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestGroupByWithRollup adds subtotal and total rows as MySQL does, and
 // no total of no rows (the total was a row of NULL and 0); the answers
@@ -66,4 +69,21 @@ func TestRollupKeepsDecimalScale(t *testing.T) {
 		"SELECT i, SUM(d) FROM nm.t WHERE id < 3 GROUP BY i WITH ROLLUP":          "-3,-0.75;7,12.50;NULL,11.75",
 		"SELECT * FROM (SELECT d FROM nm.t WHERE id = 1 UNION ALL SELECT NULL) q": "12.50;NULL",
 	})
+}
+
+// TestRollupColumnNames: the columns of a ROLLUP are named as MySQL
+// names them: a column as written, without quotes, where a column whose
+// name is a keyword (status) came back quoted; MariaDB 10.11's names.
+func TestRollupColumnNames(t *testing.T) {
+	db := inDatabase(t, "rn", "CREATE TABLE o (id INT PRIMARY KEY, Status VARCHAR(9), cust VARCHAR(9), amount INT)",
+		"INSERT INTO o VALUES (1, 'new', 'a', 1), (2, 'paid', 'b', 2)")
+	rows, err := db.Query("SELECT Status, `cust`, COUNT(*), SUM(amount) + 1, status AS st FROM o GROUP BY Status, cust WITH ROLLUP")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	if got, want := strings.Join(cols, "|"), "Status|cust|COUNT(*)|SUM(amount) + 1|st"; got != want {
+		t.Errorf("columns %s, want %s", got, want)
+	}
 }
