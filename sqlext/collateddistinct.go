@@ -411,6 +411,19 @@ type groupConcatParts struct {
 	maxLen    int
 }
 
+// orderTerms is how many of e's children are ORDER BY terms, which
+// GROUP_CONCAT's come first among: they order by their own types, and a
+// rule that reads the other children as text leaves them alone (a
+// DECIMAL ordered as text put 10.50 before 5.25).
+func orderTerms(e sql.Expression) int {
+	if gc, ok := e.(*aggregation.GroupConcat); ok {
+		if parts, ok := partsOf(gc); ok {
+			return len(parts.sorts)
+		}
+	}
+	return 0
+}
+
 func partsOf(gc *aggregation.GroupConcat) (groupConcatParts, bool) {
 	f := reflect.ValueOf(gc).Elem()
 	distinct, sf, sep, maxLen := f.FieldByName("distinct"), f.FieldByName("sf"), f.FieldByName("separator"), f.FieldByName("maxLen")

@@ -93,3 +93,19 @@ func TestGroupConcatDistinctUnderCollation(t *testing.T) {
 		"SELECT GROUP_CONCAT(DISTINCT k, '-', LOWER(s) ORDER BY id) FROM g.t":                                                                                            "1-apple,2-apple,1-pear,2-pear",
 	})
 }
+
+// TestGroupConcatOrdersByType: GROUP_CONCAT's ORDER BY orders DECIMALs
+// and dates by their values, as MySQL does; the rules that read
+// GROUP_CONCAT's values as text read its ORDER BY terms so too, and put
+// 10.50 before 5.25. The answers are MariaDB 10.11's.
+func TestGroupConcatOrdersByType(t *testing.T) {
+	db := inDatabase(t, "gco",
+		"CREATE TABLE o (id INT PRIMARY KEY, amount DECIMAL(10,2), d DATE, status VARCHAR(9))",
+		"INSERT INTO o VALUES (1, 10.50, '2024-03-01', 'paid'), (2, 20.00, '2023-12-31', 'new'), (3, 5.25, '2024-01-15', 'paid'), (4, 9, NULL, 'x')")
+	wantAnswers(t, db, "ordered", map[string]string{
+		"SELECT GROUP_CONCAT(id ORDER BY amount), GROUP_CONCAT(id ORDER BY -amount), GROUP_CONCAT(amount ORDER BY amount DESC) FROM o": "3,4,1,2,2,1,4,3,20.00,10.50,9.00,5.25",
+		"SELECT GROUP_CONCAT(id, ':', amount ORDER BY amount SEPARATOR ';'), GROUP_CONCAT(DISTINCT amount ORDER BY amount) FROM o":     "3:5.25;4:9.00;1:10.50;2:20.00,5.25,9.00,10.50,20.00",
+		"SELECT GROUP_CONCAT(id ORDER BY d), GROUP_CONCAT(d ORDER BY d DESC), GROUP_CONCAT(id ORDER BY status, amount DESC) FROM o":    "4,2,3,1,2024-03-01,2024-01-15,2023-12-31,2,1,3,4",
+		"SELECT status, GROUP_CONCAT(amount ORDER BY amount) FROM o GROUP BY status ORDER BY status":                                   "new,20.00;paid,5.25,10.50;x,9.00",
+	})
+}

@@ -51,7 +51,10 @@ func ctasColumns(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		for i, c := range target {
 			nc := *c
 			switch t := out[i].Type; {
-			case types.IsFloat(nc.Type) && types.IsDecimal(t):
+			case (types.IsFloat(nc.Type) || types.IsDecimal(nc.Type)) && types.IsDecimal(t):
+				// A DECIMAL as the query now types it (the engine
+				// planned the table first): SUM and AVG (exactSumRule), a
+				// CASE of numbers (caseAsDecimal).
 				nc.Type = t
 			case recursive && !t.Equals(nc.Type) && t.Promote().Equals(nc.Type):
 				// The type the engine widened a recursive CTE's

@@ -528,6 +528,9 @@ func dateFunctions(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 			if c := caseAsText(x); c != nil { // numfuncs.go
 				return c, transform.NewTree, nil
 			}
+			if c := caseAsDecimal(x); c != nil { // numfuncs.go
+				return c, transform.NewTree, nil
+			}
 		}
 		if e, same, err := numbersAsDates(e); same == transform.NewTree || err != nil {
 			return e, same, err

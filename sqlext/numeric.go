@@ -76,8 +76,12 @@ func numericOperations(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 		default:
 			return e, transform.SameTree, nil
 		}
+		sorts := orderTerms(e)
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
-			if textArgs == 0 || i < textArgs {
+			if i < sorts {
+				return nil
+			}
+			if textArgs == 0 || i-sorts < textArgs {
 				return decimalAsText(c)
 			}
 			return nil

@@ -2,6 +2,7 @@ package sqlext_test
 
 import (
 	"database/sql"
+	"strings"
 	"testing"
 )
 
@@ -148,4 +149,24 @@ func TestCastToDecimal(t *testing.T) {
 	})
 	wantWarnings(t, db, "SELECT CAST(-123.456 AS DECIMAL(4,2))", "1264 Out of range value for column 'convert(-123.456, decimal(4,2))' at row 1")
 	wantWarnings(t, db, "SELECT CAST('12.5x' AS DECIMAL(5,2))", "1292 Truncated incorrect DECIMAL value: '12.5x'")
+}
+
+// TestCaseOfDecimals: a CASE whose results are numbers, a DECIMAL among
+// them, is a DECIMAL of the widest whole part and scale, as in MySQL;
+// the engine made it a DECIMAL(65,10), so a SUM of it showed ten
+// decimals and CREATE TABLE ... AS SELECT made such columns. The answers
+// are MariaDB 10.11's.
+func TestCaseOfDecimals(t *testing.T) {
+	db := inDatabase(t, "cd",
+		"CREATE TABLE o (id INT PRIMARY KEY, amount DECIMAL(10,2), status VARCHAR(9))",
+		"INSERT INTO o VALUES (1, 10.50, 'paid'), (2, 20.00, 'new'), (3, 5.25, 'paid')",
+		"CREATE TABLE ct AS SELECT CASE status WHEN 'paid' THEN amount ELSE 0 END c, CASE WHEN id > 2 THEN amount ELSE 1.5 END c2, CASE WHEN id > 9 THEN amount END c4 FROM o")
+	wantAnswers(t, db, "decimals", map[string]string{
+		"SELECT SUM(CASE status WHEN 'paid' THEN amount ELSE 0 END) FROM o":                 "15.75",
+		"SELECT GROUP_CONCAT(CASE WHEN id > 2 THEN amount ELSE 1.5 END ORDER BY id) FROM o": "1.50,1.50,5.25",
+		"SELECT GROUP_CONCAT(c, '/', c2 ORDER BY c) FROM ct":                                "0.00/1.50,5.25/5.25,10.50/1.50",
+	})
+	if got := showCreate(t, db, "SHOW CREATE TABLE ct"); !strings.Contains(got, "`c` decimal(10,2)") || !strings.Contains(got, "`c2` decimal(10,2)") || !strings.Contains(got, "`c4` decimal(10,2)") {
+		t.Errorf("CREATE TABLE ... AS SELECT of CASEs: %s", got)
+	}
 }

@@ -773,6 +773,40 @@ func caseAsText(c *expression.Case) sql.Expression {
 	return expression.NewCase(c.Expr, branches, otherwise)
 }
 
+// caseAsDecimal is a CASE whose results are numbers, one a DECIMAL at
+// least, typed as MySQL types them (mergedNumber); nil for another CASE
+// or one the engine types so already. The engine typed CASE ... THEN
+// amount ELSE 0 END of a DECIMAL(10,2) amount a DECIMAL(65,10), so a
+// value came back as 10.5000000000 (and 10.5 when it was the only one),
+// where MySQL gives 10.50.
+func caseAsDecimal(c *expression.Case) sql.Expression {
+	ts := make([]sql.Type, 0, len(c.Branches)+1)
+	for _, b := range c.Branches {
+		ts = append(ts, b.Value.Type())
+	}
+	if c.Else != nil {
+		ts = append(ts, c.Else.Type())
+	}
+	typ, ok := mergedNumber(ts, false)
+	if !ok || !types.IsDecimal(typ) || typ.Equals(c.Type()) {
+		return nil
+	}
+	var build func(children ...sql.Expression) (sql.Expression, error)
+	build = func(children ...sql.Expression) (sql.Expression, error) {
+		e, err := c.WithChildren(children...)
+		if err != nil {
+			return nil, err
+		}
+		if x, ok := e.(*expression.Case); ok {
+			if d := caseAsDecimal(x); d != nil {
+				return d, nil
+			}
+		}
+		return e, nil
+	}
+	return &choice{Expression: c, typ: typ, build: build}
+}
+
 // variadic2 and variadic3 are an engine function of two or three
 // arguments as one of any number (choiceFunction checks the count).
 func variadic2(build func(a, b sql.Expression) sql.Expression) func(...sql.Expression) (sql.Expression, error) {

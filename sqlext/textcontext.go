@@ -86,8 +86,12 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 		default:
 			return e, transform.SameTree, nil
 		}
+		sorts := orderTerms(e)
 		return replaceChildren(e, func(i int, c sql.Expression) sql.Expression {
 			t := c.Type()
+			if i < sorts {
+				return nil
+			}
 			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || isTimeType(t) || hasFraction(t)) || floats && types.IsFloat(t)) {
 				return &asText{Expression: c}
 			}
