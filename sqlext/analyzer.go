@@ -127,13 +127,7 @@ func keepKeyAggregates(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan
 // beforeEngineRule puts a rule just before the engine's rule named
 // before in its last batch.
 func beforeEngineRule(before string, id analyzer.RuleId, apply analyzer.RuleFunc) {
-	for i, r := range analyzer.OnceAfterAll {
-		if r.Id.String() == before {
-			analyzer.OnceAfterAll = slices.Insert(analyzer.OnceAfterAll, i, analyzer.Rule{Id: id, Apply: apply})
-			return
-		}
-	}
-	panic("sqlext: the engine has no rule " + before)
+	analyzer.OnceAfterAll = slices.Insert(analyzer.OnceAfterAll, engineRuleAt(before), analyzer.Rule{Id: id, Apply: apply})
 }
 
 // onEveryStatement adds a rule to the engine's last batch, which every

@@ -84,23 +84,24 @@ func deleteReadingFirst(del *plan.DeleteFrom) *plan.DeleteFrom {
 // writes, reading its rows whole first; nil for another INSERT or one
 // that does already.
 func insertReadingFirst(ins *plan.InsertInto) (*plan.InsertInto, error) {
+	src, withSource := underTriggers(ins.Source)
+	plain := !ins.IsReplace && len(ins.OnDupExprs) == 0
+	if _, literal := src.(*plan.Values); plain && literal {
+		return nil, nil
+	}
 	dest := writtenTable(ins.Destination)
 	if dest == nil {
 		return nil, nil
 	}
-	src, withSource := underTriggers(ins.Source)
-	if !ins.IsReplace && len(ins.OnDupExprs) == 0 {
-		// A plain INSERT ... SELECT that scans its table once reads it as
-		// it was: a scan reads the rows of the moment it starts. A
-		// subquery runs again for each row, and the inner side of a join
-		// is read again for each outer row, each time with the rows
-		// inserted so far, which MySQL's SELECT never sees.
-		if _, literal := src.(*plan.Values); literal {
-			return nil, nil
-		}
-		if n, inSubquery := readCount(src, dest); n < 2 && !inSubquery {
-			return nil, nil
-		}
+	// A plain INSERT ... SELECT that scans its table once reads it as it
+	// was: a scan reads the rows of the moment it starts. A subquery runs
+	// again for each row, and the inner side of a join is read again for
+	// each outer row, each time with the rows inserted so far, which
+	// MySQL's SELECT never sees. An upsert or REPLACE that reads the table
+	// at all reads it first.
+	n, inSubquery := readCount(src, dest)
+	if !inSubquery && (n == 0 || plain && n < 2) {
+		return nil, nil
 	}
 	// Under the projection that gives the rows their columns' values,
 	// whose checks name the row being written (1406 at row 3) and come
@@ -109,9 +110,6 @@ func insertReadingFirst(ins *plan.InsertInto) (*plan.InsertInto, error) {
 	under := src
 	if projected {
 		under = p.Child
-	}
-	if n, inSubquery := readCount(src, dest); n == 0 && !inSubquery {
-		return nil, nil
 	}
 	if _, done := under.(*readFirst); done {
 		return nil, nil

@@ -39,20 +39,19 @@ const rowTriggerRule analyzer.RuleId = 9984
 var applyTriggers = engineRule("applyTriggers")
 
 func engineRule(name string) analyzer.RuleFunc {
-	for _, r := range analyzer.OnceAfterAll {
-		if r.Id.String() == name {
-			return r.Apply
-		}
-	}
-	panic("sqlext: the engine has no rule " + name)
+	return analyzer.OnceAfterAll[engineRuleAt(name)].Apply
 }
 
 // engineRuleID is the id of the engine's rule named name in its last
 // batch.
-func engineRuleID(name string) analyzer.RuleId {
-	for _, r := range analyzer.OnceAfterAll {
+func engineRuleID(name string) analyzer.RuleId { return analyzer.OnceAfterAll[engineRuleAt(name)].Id }
+
+// engineRuleAt is the position of the engine's rule named name in its
+// last batch.
+func engineRuleAt(name string) int {
+	for i, r := range analyzer.OnceAfterAll {
 		if r.Id.String() == name {
-			return r.Id
+			return i
 		}
 	}
 	panic("sqlext: the engine has no rule " + name)
