@@ -13,8 +13,8 @@ import (
 // which computes the list (a sort or a limit may come between them), and
 // the second held the first's expressions themselves, not references to
 // the columns it computed. Each such expression ran twice
-// per row: the subquery, which doubled the query's time (300 rows of a
-// correlated COUNT: 4.3 s against 2.18 s with no alias), and RAND(N),
+// per row: the subquery, which doubled the query's time
+// (BenchmarkAliasedSubquery, docs/benchmarks.md), and RAND(N),
 // whose sequence moved on twice per row. projectOnce gives the second
 // projection references to the first's columns in their place, which the
 // nodes between pass on unchanged.
