@@ -31,6 +31,7 @@ var mysqlFunctions = []sql.Function{
 	assignFunction,     // @v := expr (assign.go)
 	badLiteralFunction, // DATE 'x' that is no date (literals.go)
 	bitNotFunction,     // ~x (bitnot.go)
+	intervalFunction,   // INTERVAL(N, N1, ...) (intervalfunc.go)
 	randFunction,       // RAND(N) (rand.go)
 	pad("lpad", true),  // strfuncs.go
 	pad("rpad", false),

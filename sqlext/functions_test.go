@@ -39,15 +39,18 @@ func TestMySQLFunctions(t *testing.T) {
 		"SELECT HEX(CONVERT('é' USING latin1)), LENGTH(CONVERT('é' USING latin1)), CHAR_LENGTH(CONVERT('é' USING latin1)), CONVERT('é' USING ascii), HEX(CONVERT('€' USING latin1))":        "E9,1,1,?,80",
 		"SELECT PI(), PI() * 2, PI() + 0e0, -PI(), PI() / 2":                                                                                                                                "3.141593,6.283185,3.141592653589793,-3.141593,1.5707963268",
 		"SELECT ~0, ~5, ~-1, ~2.5, ~'2.5', ~'-2.5', ~'abc', ~'1e3', ~NULL, ~~5":                                                                                                             "18446744073709551615,18446744073709551610,0,18446744073709551612,18446744073709551612,2,18446744073709551615,18446744073709550615,NULL,5",
-		"SELECT ~1e30, ~-1e30, ~18446744073709551615, ~CAST(-2.5 AS DECIMAL(3,1)), ~TRUE, ~(1 << 63), ~b, ~f FROM t WHERE id = 1":                                                           "0,9223372036854775807,0,2,18446744073709551614,9223372036854775807,18446744073709551602,18446744073709551612",
-		"SELECT MAKE_SET(1, 'a', 'b', 'c'), MAKE_SET(1 | 4, 'hello', 'nice', NULL, 'world'), MAKE_SET(0, 'a'), MAKE_SET(NULL, 'a')":                                                         "a,hello,,NULL",
-		"SELECT MAKE_SET(-1, 'a', 'b'), MAKE_SET(3, 1, 2.5), MAKE_SET('3', 'x', 'y'), MAKE_SET(2, NULL, NULL), MAKE_SET(1.6, 'a', 'b')":                                                     "a,b,1,2.5,x,y,,b",
-		"SELECT EXPORT_SET(5, 'Y', 'N', ',', 4), EXPORT_SET(6, '1', '0', '', 10), EXPORT_SET(-1, '1', '0', '', 3), EXPORT_SET(5, 'Y', 'N', ',', 0)":                                         "Y,N,Y,N,0110000000,111,",
-		"SELECT LENGTH(EXPORT_SET(5, 'Y', 'N')), EXPORT_SET(5, 'Y', 'N', '|', 65) = EXPORT_SET(5, 'Y', 'N', '|', -1), EXPORT_SET(2.5, '1', '0', '', 4)":                                     "127,1,1100",
-		"SELECT EXPORT_SET(18446744073709551615, '1', '0', '', 64) = REPEAT('1', 64), EXPORT_SET(NULL, 'Y', 'N'), EXPORT_SET(5, 'Y', 'N', NULL)":                                            "1,NULL,NULL",
-		"SELECT MICROSECOND('12:00:00.123456'), MICROSECOND('2024-01-01 10:00:00.5'), MICROSECOND(TIME '-00:00:01.25'), MICROSECOND('10:00:00')":                                            "123456,500000,250000,0",
-		"SELECT TIME_TO_SEC(t), HOUR(t), MINUTE(t), SECOND(t), HOUR(at), SECOND('abc') FROM d ORDER BY id":                                                                                  "3661,1,1,1,11,NULL;-5,0,0,5,NULL,NULL;3020399,838,59,59,NULL,NULL;NULL,NULL,NULL,NULL,NULL,NULL",
-		"SELECT MICROSECOND(TIMESTAMP '2024-01-01 10:00:00.000007'), MICROSECOND(NULL), MICROSECOND('abc'), MICROSECOND(t) FROM d WHERE id = 1":                                             "7,NULL,NULL,0",
+		// INTERVAL(N, N1, ...), which the parser refused (intervalfunc.go).
+		"SELECT INTERVAL(5, 1, 10), INTERVAL(23, 1, 15, 17, 30, 44, 200), INTERVAL(NULL, 1), INTERVAL(10, 1, 10, 100), INTERVAL(1.5, 1, 2), INTERVAL('3', '10', 2)":               "1,3,-1,2,1,0",
+		"SELECT INTERVAL(5, NULL, 3, NULL, 9), INTERVAL (3, 2) + 1, INTERVAL(9007199254740993, 9007199254740992, 9007199254740993), DATE_ADD('2020-01-01', INTERVAL (1 + 1) DAY)": "3,2,2,2020-01-03",
+		"SELECT ~1e30, ~-1e30, ~18446744073709551615, ~CAST(-2.5 AS DECIMAL(3,1)), ~TRUE, ~(1 << 63), ~b, ~f FROM t WHERE id = 1":                                                 "0,9223372036854775807,0,2,18446744073709551614,9223372036854775807,18446744073709551602,18446744073709551612",
+		"SELECT MAKE_SET(1, 'a', 'b', 'c'), MAKE_SET(1 | 4, 'hello', 'nice', NULL, 'world'), MAKE_SET(0, 'a'), MAKE_SET(NULL, 'a')":                                               "a,hello,,NULL",
+		"SELECT MAKE_SET(-1, 'a', 'b'), MAKE_SET(3, 1, 2.5), MAKE_SET('3', 'x', 'y'), MAKE_SET(2, NULL, NULL), MAKE_SET(1.6, 'a', 'b')":                                           "a,b,1,2.5,x,y,,b",
+		"SELECT EXPORT_SET(5, 'Y', 'N', ',', 4), EXPORT_SET(6, '1', '0', '', 10), EXPORT_SET(-1, '1', '0', '', 3), EXPORT_SET(5, 'Y', 'N', ',', 0)":                               "Y,N,Y,N,0110000000,111,",
+		"SELECT LENGTH(EXPORT_SET(5, 'Y', 'N')), EXPORT_SET(5, 'Y', 'N', '|', 65) = EXPORT_SET(5, 'Y', 'N', '|', -1), EXPORT_SET(2.5, '1', '0', '', 4)":                           "127,1,1100",
+		"SELECT EXPORT_SET(18446744073709551615, '1', '0', '', 64) = REPEAT('1', 64), EXPORT_SET(NULL, 'Y', 'N'), EXPORT_SET(5, 'Y', 'N', NULL)":                                  "1,NULL,NULL",
+		"SELECT MICROSECOND('12:00:00.123456'), MICROSECOND('2024-01-01 10:00:00.5'), MICROSECOND(TIME '-00:00:01.25'), MICROSECOND('10:00:00')":                                  "123456,500000,250000,0",
+		"SELECT TIME_TO_SEC(t), HOUR(t), MINUTE(t), SECOND(t), HOUR(at), SECOND('abc') FROM d ORDER BY id":                                                                        "3661,1,1,1,11,NULL;-5,0,0,5,NULL,NULL;3020399,838,59,59,NULL,NULL;NULL,NULL,NULL,NULL,NULL,NULL",
+		"SELECT MICROSECOND(TIMESTAMP '2024-01-01 10:00:00.000007'), MICROSECOND(NULL), MICROSECOND('abc'), MICROSECOND(t) FROM d WHERE id = 1":                                   "7,NULL,NULL,0",
 	})
 }
 

@@ -28,7 +28,9 @@ import (
 // assign.go), writes through a view made writes to its table (see
 // viewwrites.go), and the SELECT of an INSERT whose ON DUPLICATE KEY
 // UPDATE reads VALUES() named as VALUES() reads it (see
-// insertselectvalues.go).
+// insertselectvalues.go). Before it is parsed, a statement has || under
+// PIPES_AS_CONCAT and the INTERVAL(N, N1, ...) function written as calls
+// (see writtentext.go).
 type statementParser struct {
 	sql.Parser
 	p *Provider
@@ -75,6 +77,8 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		noteTableComment(sctx, s, st, text)
 	}
 	bindRenameDatabase(sctx, st)
+	realAsFloat(sctx, st)
+	globalDefaults(st)
 	authorizeShowEngine(st)
 	authorizeOwnGrants(st)
 	showEventsIn(sctx, st)
@@ -127,6 +131,8 @@ func rewriteParsable(query string) string {
 
 func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	query = rewriteParsable(query)
+	written := query
+	query, origin := rewriteOperators(ctx, query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		return sp.Parser.Parse(ctx, q, multi)
 	}, sp.checkRoutine(ctx, query), definerOf(ctx)); ok {
@@ -137,11 +143,12 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.Parse(ctx, q, multi); err2 == nil {
-				st, pre, rest, err, text = st2, pre2, rest2, nil, q
+				st, pre, rest, err, text, origin = st2, pre2, rest2, nil, q, nil
 			}
 		}
 	}
 	if err == nil {
+		writtenSelectNames(st, text, written, origin)
 		if st, err = sp.adjusted(ctx, st, text); err != nil {
 			return nil, "", "", err
 		}
@@ -151,6 +158,8 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
 	query = rewriteParsable(query)
+	written := query
+	query, origin := rewriteOperators(ctx, query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
 		return sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts)
 	}, sp.checkRoutine(ctx, query), definerOf(ctx)); ok {
@@ -161,11 +170,12 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts); err2 == nil {
-				st, pre, rest, err, text = st2, pre2, rest2, nil, q
+				st, pre, rest, err, text, origin = st2, pre2, rest2, nil, q, nil
 			}
 		}
 	}
 	if err == nil {
+		writtenSelectNames(st, text, written, origin)
 		if st, err = sp.adjusted(ctx, st, text); err != nil {
 			return nil, "", "", err
 		}
@@ -175,6 +185,8 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
 	query = rewriteParsable(query)
+	written := query
+	query, origin := rewriteOperators(ctx, query)
 	if st, n, ok, err := parseOneProcedure(query, func(q string) (ast.Statement, int, error) {
 		return sp.Parser.ParseOneWithOptions(ctx, q, opts)
 	}, sp.checkRoutine(ctx, query), definerOf(ctx)); ok {
@@ -185,11 +197,12 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 	if err != nil {
 		if q, ok := sp.rewriteRefused(ctx, query); ok {
 			if st2, n2, err2 := sp.Parser.ParseOneWithOptions(ctx, q, opts); err2 == nil {
-				st, n, err, text = st2, n2, nil, q
+				st, n, err, text, origin = st2, n2, nil, q, nil
 			}
 		}
 	}
 	if err == nil {
+		writtenSelectNames(st, text, written, origin)
 		if st, err = sp.adjusted(ctx, st, text); err != nil {
 			return nil, 0, err
 		}

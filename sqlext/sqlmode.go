@@ -27,6 +27,7 @@ func init() {
 	}
 	changed := *msv
 	changed.Default = mysqlSQLMode
+	changed.Type = newSQLModeType()
 	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{&changed})
 }
 
