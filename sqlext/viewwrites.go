@@ -60,13 +60,15 @@ type viewCheck struct {
 const viewCheckPrefix = "sqlearn:view:"
 
 // viewChecks are the checks a statement writing through a view WITH
-// CHECK OPTION adds to table t's.
+// CHECK OPTION adds to table t's. A row the view's condition says
+// neither true nor false of (NULL) is not one it shows, so it fails the
+// check, where a CHECK constraint would take it.
 func viewChecks(ctx *sql.Context, db, table string) []sql.CheckDefinition {
 	s, ok := ctx.Session.(*Session)
 	if !ok || s.viewCheck == nil || !strings.EqualFold(s.viewCheck.db, db) || !strings.EqualFold(s.viewCheck.table, table) {
 		return nil
 	}
-	return []sql.CheckDefinition{{Name: viewCheckPrefix + s.viewCheck.view, CheckExpression: s.viewCheck.expr, Enforced: true}}
+	return []sql.CheckDefinition{{Name: viewCheckPrefix + s.viewCheck.view, CheckExpression: "(" + s.viewCheck.expr + ") IS TRUE", Enforced: true}}
 }
 
 // viewCheckFailed is MySQL's error for a row that a view's CHECK OPTION

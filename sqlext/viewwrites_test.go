@@ -50,6 +50,7 @@ func TestWritesThroughViews(t *testing.T) {
 		{"UPDATE vw SET v = 1 WHERE w = 'a'", 1054, "42S22", "Unknown column 'w' in 'where clause'"},
 		{"UPDATE vc SET v = 1 WHERE id = 1", 1369, "44000", "CHECK OPTION failed 'wv.vc'"},
 		{"INSERT INTO vc VALUES (9, 3)", 1369, "44000", "CHECK OPTION failed 'wv.vc'"},
+		{"INSERT INTO vc (id) VALUES (9)", 1369, "44000", "CHECK OPTION failed 'wv.vc'"}, // NULL > 5 is not true
 		{"INSERT INTO vc VALUES (9, 4000)", 3819, "HY000", "Check constraint 'b_chk_1' is violated."},
 	}
 	for _, r := range refused {
