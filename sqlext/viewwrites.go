@@ -10,7 +10,8 @@ import (
 )
 
 // INSERT, REPLACE, UPDATE and DELETE through a view write its table, as in
-// MySQL, when the view is updatable: one stored table, no DISTINCT,
+// MySQL, when the view is updatable: one stored table (or a join of
+// them, which takes fewer writes: viewjoinwrites.go), no DISTINCT,
 // aggregate, window, GROUP BY, HAVING, LIMIT or subquery, and not
 // ALGORITHM=TEMPTABLE. The statement is rewritten before it is planned:
 // its target becomes the view's table (under the view's name, or the
@@ -28,8 +29,8 @@ import (
 // A view over an updatable view writes the table below both, under both
 // conditions.
 //
-// Not done: a view over a join, and a statement with subqueries that
-// read the view's columns.
+// Not done: a statement with subqueries that read the view's columns,
+// and the joins viewjoinwrites.go says it does not take.
 
 // viewTarget rewrites st when it writes through an updatable view, and
 // refuses it with MySQL's error when the view is not one.
@@ -39,12 +40,24 @@ func (p *Provider) viewTarget(ctx *sql.Context, st ast.Statement) error {
 		sess.viewCheck = nil
 	}
 	v, err := p.writeTarget(ctx, st)
-	if v != nil && v.check != "" && err == nil && sess != nil {
-		if _, del := st.(*ast.Delete); !del {
-			sess.viewCheck = &viewCheck{db: v.baseDB, table: v.base, view: v.db + "." + v.name, expr: v.check}
-		}
+	if v == nil || err != nil {
+		return err
 	}
-	return err
+	if up, ok := st.(*ast.Update); ok && v.join != nil {
+		// Its tables were marked (processParser) while it named the view.
+		p.markJoinTables(ctx, up)
+	}
+	if _, del := st.(*ast.Delete); del || sess == nil {
+		return nil
+	}
+	db, table, check := v.baseDB, v.base, v.check
+	if v.join != nil {
+		db, table, check = v.written.db, v.written.name, v.writtenCheck
+	}
+	if check != "" {
+		sess.viewCheck = &viewCheck{db: db, table: table, view: v.db + "." + v.name, expr: check}
+	}
+	return nil
 }
 
 // viewCheck is the condition of a view WITH CHECK OPTION that the rows a
@@ -60,13 +73,15 @@ type viewCheck struct {
 const viewCheckPrefix = "sqlearn:view:"
 
 // viewChecks are the checks a statement writing through a view WITH
-// CHECK OPTION adds to table t's.
+// CHECK OPTION adds to table t's. A row the view's condition says
+// neither true nor false of (NULL) is not one it shows, so it fails the
+// check, where a CHECK constraint would take it.
 func viewChecks(ctx *sql.Context, db, table string) []sql.CheckDefinition {
 	s, ok := ctx.Session.(*Session)
 	if !ok || s.viewCheck == nil || !strings.EqualFold(s.viewCheck.db, db) || !strings.EqualFold(s.viewCheck.table, table) {
 		return nil
 	}
-	return []sql.CheckDefinition{{Name: viewCheckPrefix + s.viewCheck.view, CheckExpression: s.viewCheck.expr, Enforced: true}}
+	return []sql.CheckDefinition{{Name: viewCheckPrefix + s.viewCheck.view, CheckExpression: "(" + s.viewCheck.expr + ") IS TRUE", Enforced: true}}
 }
 
 // viewCheckFailed is MySQL's error for a row that a view's CHECK OPTION
@@ -140,6 +155,14 @@ type writableView struct {
 	where        string   // the view's condition, "" for none
 	checked      bool     // WITH CHECK OPTION, its own or a view's below
 	check        string   // what a row written must meet, "" for nothing
+	// join is the view's FROM when it reads a join (viewjoinwrites.go):
+	// then base is "", and cols, where and check read its tables' columns
+	// qualified by their names in the view. written is the table a
+	// statement through it writes, and writtenCheck what that table's rows
+	// must meet.
+	join         *viewJoin
+	written      *viewTable
+	writtenCheck string
 	// refusal says why the view cannot take a write, "" when it can.
 	refusal string
 }
@@ -204,42 +227,30 @@ func (v *writableView) read(p *Provider, create string, depth int) {
 	if v.refusal != "" {
 		return
 	}
-	te, ok := singleTable(sel.From)
-	if !ok {
-		v.refusal = "a join or derived table"
-		return
-	}
-	tn := te.Expr.(ast.TableName)
-	v.baseDB, v.base = tn.DbQualifier.String(), tn.Name.String()
-	if v.baseDB == "" {
-		v.baseDB = v.db
-	}
-	var names []string // the columns of what it reads
+	var names []string // the columns of what it reads, over one table
 	var inner *writableView
-	if info, err := p.store.Table(v.baseDB, v.base); err == nil {
-		for _, c := range info.Schema.Columns {
-			names = append(names, c.Name)
+	if te, ok := singleTable(sel.From); ok {
+		tn := te.Expr.(ast.TableName)
+		v.baseDB, v.base = tn.DbQualifier.String(), tn.Name.String()
+		if v.baseDB == "" {
+			v.baseDB = v.db
 		}
+		names, inner = p.readTable(v, depth)
 	} else {
-		if depth < maxViewDepth {
-			inner, _ = p.storedView(v.baseDB, v.base, depth+1)
-		}
-		if inner == nil {
-			v.refusal = "it reads no table"
-			return
-		}
-		if inner.refusal != "" {
-			v.refusal = inner.refusal
-			return
-		}
-		names = inner.order
+		v.join, v.refusal = p.readJoin(v.db, sel.From)
+	}
+	if v.refusal != "" {
+		return
 	}
 	if sel.Where != nil {
 		if !plainExpr(sel.Where.Expr) {
 			v.refusal = "a subquery"
 			return
 		}
-		v.where = exprText(sel.Where.Expr)
+		if v.where = v.exprText(sel.Where.Expr); v.where == "" {
+			v.refusal = "a condition it cannot read"
+			return
+		}
 	}
 	v.cols = map[string]string{}
 	add := func(name, expr string) {
@@ -252,6 +263,16 @@ func (v *writableView) read(p *Provider, create string, depth int) {
 	for _, e := range sel.SelectExprs {
 		switch x := e.(type) {
 		case *ast.StarExpr:
+			if v.join != nil {
+				for _, t := range v.join.tables {
+					if q := x.TableName.Name.String(); q == "" || strings.EqualFold(q, t.alias) {
+						for _, c := range t.cols {
+							add(c, t.column(c))
+						}
+					}
+				}
+				continue
+			}
 			for _, c := range names {
 				add(c, "`"+strings.ReplaceAll(c, "`", "``")+"`")
 			}
@@ -268,7 +289,12 @@ func (v *writableView) read(p *Provider, create string, depth int) {
 					name = x.InputExpression
 				}
 			}
-			add(name, exprText(x.Expr))
+			text := v.exprText(x.Expr)
+			if text == "" {
+				v.refusal = "a column it cannot read"
+				return
+			}
+			add(name, text)
 		default:
 			v.refusal = "a column it cannot read"
 			return
@@ -276,11 +302,37 @@ func (v *writableView) read(p *Provider, create string, depth int) {
 	}
 	v.check = ""
 	if v.checked {
-		v.check = v.where
+		v.check = v.filter()
 	}
 	if inner != nil {
 		v.compose(inner, spec.CheckOption == ast.ViewCheckOptionLocal)
 	}
+}
+
+// readTable reads the columns of the table v reads, or of the view it
+// reads, which it gives.
+func (p *Provider) readTable(v *writableView, depth int) ([]string, *writableView) {
+	if info, err := p.store.Table(v.baseDB, v.base); err == nil {
+		names := make([]string, len(info.Schema.Columns))
+		for i, c := range info.Schema.Columns {
+			names[i] = c.Name
+		}
+		return names, nil
+	}
+	var inner *writableView
+	if depth < maxViewDepth {
+		inner, _ = p.storedView(v.baseDB, v.base, depth+1)
+	}
+	switch {
+	case inner == nil:
+		v.refusal = "it reads no table"
+	case inner.refusal != "":
+		v.refusal = inner.refusal
+	}
+	if v.refusal != "" {
+		return nil, nil
+	}
+	return inner.order, inner
 }
 
 // compose writes v, a view over the view inner, over inner's table:
@@ -304,16 +356,38 @@ func (v *writableView) compose(inner *writableView, local bool) {
 		}
 	}
 	v.where = andText(own, inner.where)
+	v.baseDB, v.base, v.join = inner.baseDB, inner.base, inner.join
 	switch {
 	case !v.checked:
 		v.check = inner.check
 	case local:
 		v.check = andText(own, inner.check)
 	default:
-		v.check = v.where
+		v.check = v.filter()
 	}
 	v.checked = v.check != ""
-	v.baseDB, v.base = inner.baseDB, inner.base
+}
+
+// filter is the condition a row of the view's table or join meets: its
+// WHERE, and over a join the ON conditions of its inner joins.
+func (v *writableView) filter() string {
+	if v.join == nil {
+		return v.where
+	}
+	return andText(v.join.on, v.where)
+}
+
+// exprText is the text of e, an expression of the view's query, over
+// its table's columns, bare, or its join's, qualified; "" when it names
+// a column none of the join's tables has, or one several have.
+func (v *writableView) exprText(e ast.Expr) string {
+	if v.join == nil {
+		return exprText(e)
+	}
+	if !v.join.qualify(e) {
+		return ""
+	}
+	return ast.String(e)
 }
 
 // substitute writes text, an expression over v's columns, over v's
@@ -340,7 +414,7 @@ func (v *writableView) substitute(text string) string {
 		}
 		e = ast.ReplaceExpr(e, c, read)
 	}
-	return exprText(e)
+	return ast.String(e)
 }
 
 // andText joins two conditions, either of which may be "".
@@ -407,7 +481,7 @@ func (v *writableView) parse(text, alias string) ast.Expr {
 	if !ok {
 		return nil
 	}
-	if alias != "" {
+	if alias != "" && v.join == nil {
 		_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 			if c, ok := n.(*ast.ColName); ok {
 				c.Qualifier = ast.TableName{Name: ast.NewTableIdent(alias)}
@@ -418,15 +492,16 @@ func (v *writableView) parse(text, alias string) ast.Expr {
 	return ae.Expr
 }
 
-// baseColumn is the table's column a view's column is, "" when it is an
-// expression.
-func (v *writableView) baseColumn(name string) (string, bool) {
+// baseColumn is the table's column a view's column is (qualified by its
+// table's name in the view when the view reads a join), nil when it is
+// an expression; false when the view has no such column.
+func (v *writableView) baseColumn(name string) (*ast.ColName, bool) {
 	e := v.column(name, "")
 	c, ok := e.(*ast.ColName)
 	if !ok {
-		return "", e != nil
+		return nil, e != nil
 	}
-	return c.Name.String(), true
+	return c, true
 }
 
 func (v *writableView) table() ast.TableName {
@@ -452,6 +527,9 @@ func (v *writableView) insert(s *ast.Insert) error {
 	if v.refusal != "" {
 		return mysql.NewSQLError(erNonInsertableTable, "HY000", "The target table %s of the %s is not insertable-into", v.name, op)
 	}
+	if v.join != nil {
+		return v.insertJoin(s, op)
+	}
 	names := make([]string, 0, len(v.order))
 	if len(s.Columns) == 0 {
 		names = append(names, v.order...)
@@ -466,10 +544,10 @@ func (v *writableView) insert(s *ast.Insert) error {
 		switch {
 		case !ok:
 			return mysql.NewSQLError(mysql.ERBadFieldError, "42S22", "Unknown column '%s' in 'field list'", n)
-		case base == "":
+		case base == nil:
 			return mysql.NewSQLError(erNonInsertableTable, "HY000", "The target table %s of the %s is not insertable-into", v.name, op)
 		}
-		cols[i] = ast.NewColIdent(base)
+		cols[i] = base.Name
 	}
 	for _, a := range s.OnDup {
 		if err := v.assignment(a, ""); err != nil {
@@ -490,19 +568,29 @@ func (v *writableView) update(s *ast.Update, te *ast.AliasedTableExpr) error {
 			return err
 		}
 	}
-	return v.retarget(te, alias, s.OrderBy, &s.Where)
+	if v.join != nil {
+		if err := v.updateJoin(s); err != nil {
+			return err
+		}
+	}
+	return v.retarget(&s.TableExprs, te, alias, s.OrderBy, &s.Where)
 }
 
 func (v *writableView) delete(s *ast.Delete, te *ast.AliasedTableExpr) error {
-	if v.refusal != "" {
+	switch {
+	case v.refusal != "" || v.join != nil && v.join.outer:
 		return v.notUpdatable("DELETE")
+	case v.join != nil:
+		// Which of the join's tables would lose the row, MySQL does not guess.
+		return mysql.NewSQLError(erViewDeleteMergeView, "HY000", "Can not delete from join view '%s.%s'", v.db, v.name)
 	}
-	return v.retarget(te, v.alias(te), s.OrderBy, &s.Where)
+	return v.retarget(&s.TableExprs, te, v.alias(te), s.OrderBy, &s.Where)
 }
 
-// retarget points an UPDATE's or DELETE's table at the view's table,
-// under alias, with its ORDER BY and WHERE over the table.
-func (v *writableView) retarget(te *ast.AliasedTableExpr, alias string, order ast.OrderBy, where **ast.Where) error {
+// retarget points an UPDATE's or DELETE's table te, one of tables, at
+// the view's table, under alias, or makes tables the view's join; and
+// its ORDER BY and WHERE read the table's or the join's columns.
+func (v *writableView) retarget(tables *ast.TableExprs, te *ast.AliasedTableExpr, alias string, order ast.OrderBy, where **ast.Where) error {
 	if err := v.mapOrder(order, alias); err != nil {
 		return err
 	}
@@ -510,7 +598,12 @@ func (v *writableView) retarget(te *ast.AliasedTableExpr, alias string, order as
 	if err != nil {
 		return err
 	}
-	te.Expr, te.As, *where = v.table(), ast.NewTableIdent(alias), w
+	*where = w
+	if v.join != nil {
+		*tables = v.join.from
+		return nil
+	}
+	te.Expr, te.As = v.table(), ast.NewTableIdent(alias)
 	return nil
 }
 
@@ -528,12 +621,15 @@ func (v *writableView) assignment(a *ast.AssignmentExpr, alias string) error {
 	switch {
 	case !ok:
 		return mysql.NewSQLError(mysql.ERBadFieldError, "42S22", "Unknown column '%s' in 'field list'", a.Name.Name.String())
-	case base == "":
+	case base == nil:
 		return mysql.NewSQLError(erNonUpdatableColumn, "HY000", "Column '%s' is not updatable", a.Name.Name.String())
 	}
-	a.Name = &ast.ColName{Name: ast.NewColIdent(base)}
-	if alias != "" {
-		a.Name.Qualifier = ast.TableName{Name: ast.NewTableIdent(alias)}
+	a.Name = base
+	if v.join == nil {
+		a.Name.Qualifier = ast.TableName{}
+		if alias != "" {
+			a.Name.Qualifier = ast.TableName{Name: ast.NewTableIdent(alias)}
+		}
 	}
 	e, err := v.mapExpr(a.Expr, alias)
 	a.Expr = e
@@ -584,6 +680,7 @@ func (v *writableView) mapExpr(e ast.Expr, alias string) (ast.Expr, error) {
 		return nil, nil
 	}
 	var names []*ast.ColName
+	var foreign *ast.ColName
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		switch x := n.(type) {
 		case *ast.Subquery:
@@ -592,10 +689,16 @@ func (v *writableView) mapExpr(e ast.Expr, alias string) (ast.Expr, error) {
 			q := x.Qualifier.Name.String()
 			if q == "" || strings.EqualFold(q, alias) || strings.EqualFold(q, v.name) {
 				names = append(names, x)
+			} else if foreign == nil {
+				foreign = x
 			}
 		}
 		return true, nil
 	}, e)
+	if foreign != nil && v.join != nil {
+		// The statement sees the view, not the tables of its join.
+		return nil, mysql.NewSQLError(mysql.ERBadFieldError, "42S22", "Unknown column '%s' in 'where clause'", ast.String(foreign))
+	}
 	for _, c := range names {
 		to := v.column(c.Name.String(), alias)
 		if to == nil {
