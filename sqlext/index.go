@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"encoding/json"
+	"io"
 	"slices"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -166,6 +167,9 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	if !ok {
 		return t.fullScan(ctx)
 	}
+	if len(ranges) == 1 && tt == nil && !t.fkRead {
+		return &pagedLookup{t: t, index: x.name, r: ranges[0], size: firstPage}, nil
+	}
 	// Not lookup.IsEmptyRange: the engine sets it for every lookup by a
 	// NULL key, the null-safe (a <=> b) ones included, whose ranges read
 	// the NULLs; storageRanges leaves out the ranges no row is in.
@@ -207,6 +211,52 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	}
 	return sql.RowsToRowIter(rows...), nil
 }
+
+// A lookup of one range, by a statement whose transaction has not
+// written the table, reads the store a page at a time (pagedLookup), so
+// that a reader that stops early reads only what it took: a semi join
+// (EXISTS, IN) stops at the first row of a key that meets its condition,
+// where a lookup read every row of the key first, and a LIMIT over an
+// index's range stops at its count. Pages grow fourfold from firstPage,
+// so that a reader of every row seeks a few times. Each page reads the
+// committed rows as they are then, as each lookup of a join does.
+const (
+	firstPage = 32
+	lastPage  = 8192
+)
+
+type pagedLookup struct {
+	t     *Table
+	index string
+	r     storage.Range
+	size  int
+
+	rows []storage.Row
+	i    int
+	next *storage.Resume
+	read bool // a page was read, and next says whether more are left
+}
+
+func (it *pagedLookup) Next(ctx *sql.Context) (sql.Row, error) {
+	for it.i >= len(it.rows) {
+		if it.read && it.next == nil {
+			return nil, io.EOF
+		}
+		t := it.t
+		rows, _, next, err := t.p.store.LookupPage(t.info.DB, t.info.Name, it.index, it.r, t.read, it.next, it.size)
+		if err != nil {
+			return nil, translateStorage(err)
+		}
+		it.rows, it.i, it.next, it.read = rows, 0, next, true
+		it.size = min(it.size*4, lastPage)
+	}
+	r := it.rows[it.i]
+	it.rows[it.i] = nil
+	it.i++
+	return it.t.toSQLOwned(r), nil
+}
+
+func (it *pagedLookup) Close(*sql.Context) error { return nil }
 
 // keyOverlay is, when each of ranges is one value of every column of x
 // (a SELECT, UPDATE or DELETE by a key), the rows the transaction holds
