@@ -102,6 +102,8 @@ join_tables() { # dir rows
 		"SELECT COUNT(*) FROM a WHERE a.g IN (SELECT v FROM b)"
 		"SELECT SUM((SELECT MAX(v) FROM b WHERE b.aid = a.g)) FROM a"
 		"SELECT SUM((SELECT COUNT(*) FROM b WHERE b.v = a.g % 10)) FROM a WHERE a.id <= 200"
+		"SELECT COUNT(*) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE b.id = a.g)"
+		"SELECT COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM a AS a2 WHERE a2.g = a.g AND a2.id <> a.id)"
 	)
 }
 

@@ -48,6 +48,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		}
 	}
 	switch n := n.(type) {
+	case *plan.HashLookup:
+		return hashedRows(ctx, o.b, n, row)
 	case *plan.Distinct:
 		return collatedDistinct(ctx, o.b, n, row)
 	case *plan.SetOp:
