@@ -108,17 +108,7 @@ func asInt(v any) int64 {
 // alone answers when it holds every column asked for), and with a column
 // only the row has.
 func TestLookupColumns(t *testing.T) {
-	s, schema := intKeyed(t, Options{})
-	var rows []Row
-	for id := int64(-300); id <= 300; id++ {
-		var g any = id % 13
-		if id%5 == 0 {
-			g = nil
-		}
-		rows = append(rows, Row{id * 1000003, g, fmt.Sprint("v", id)})
-	}
-	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "t", Batch: buildRecord(memory.DefaultAllocator, arrowSchema(schema), rows[:400])})
-	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: rows[400:]})
+	s := spreadRows(t, func(id int64) string { return fmt.Sprint("v", id) })
 	ranges := []Range{
 		{{Lo: Cut{Kind: CutBelow, Key: int64(3)}, Hi: Cut{Kind: CutAbove, Key: int64(3)}}},
 		{{Lo: Cut{Kind: CutBelowNull}, Hi: Cut{Kind: CutAboveNull}}},
@@ -189,6 +179,24 @@ func TestLookupColumns(t *testing.T) {
 			t.Errorf("intIDKey(intID(%d)) = %d, %v", k, got, ok)
 		}
 	}
+}
+
+// spreadRows is intKeyed's table with 601 rows, ids spread over the
+// integers, g the id modulo 13 or NULL for one in five, v text(id); 400
+// in a sealed batch and the rest in the tail.
+func spreadRows(t *testing.T, text func(id int64) string) *Store {
+	s, schema := intKeyed(t, Options{})
+	var rows []Row
+	for id := int64(-300); id <= 300; id++ {
+		var g any = id % 13
+		if id%5 == 0 {
+			g = nil
+		}
+		rows = append(rows, Row{id * 1000003, g, text(id)})
+	}
+	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "t", Batch: buildRecord(memory.DefaultAllocator, arrowSchema(schema), rows[:400])})
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: rows[400:]})
+	return s
 }
 
 // intKeyed makes a store holding the table d.t (id BIGINT PRIMARY KEY, g

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // TestLookupPage: the pages of a lookup, of any size, hold the rows and
@@ -14,17 +12,7 @@ import (
 // integer, on text, on two columns; a table keyed by text) and whether
 // or not the index alone answers.
 func TestLookupPage(t *testing.T) {
-	s, schema := intKeyed(t, Options{})
-	var rows []Row
-	for id := int64(-300); id <= 300; id++ {
-		var g any = id % 13
-		if id%5 == 0 {
-			g = nil
-		}
-		rows = append(rows, Row{id * 1000003, g, fmt.Sprint("v", id%40)})
-	}
-	mustApply(t, s, Op{Kind: OpAppend, DB: "d", Table: "t", Batch: buildRecord(memory.DefaultAllocator, arrowSchema(schema), rows[:400])})
-	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: rows[400:]})
+	s := spreadRows(t, func(id int64) string { return fmt.Sprint("v", id%40) })
 	mustApply(t, s, Op{Kind: OpCreateIndex, DB: "d", Table: "t", Index: &IndexDef{Name: "iv", Columns: []string{"v"}}})
 	mustApply(t, s, Op{Kind: OpCreateIndex, DB: "d", Table: "t", Index: &IndexDef{Name: "igv", Columns: []string{"g", "v"}}})
 	textKeyed := &Schema{Columns: []Column{{Name: "k", Kind: KindString}, {Name: "g", Kind: KindInt64, Nullable: true}}, PK: []int{0}}
