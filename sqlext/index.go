@@ -218,10 +218,11 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 // (EXISTS, IN) stops at the first row of a key that meets its condition,
 // where a lookup read every row of the key first, and a LIMIT over an
 // index's range stops at its count. Pages grow fourfold from firstPage,
-// so that a reader of every row seeks a few times. Each page reads the
+// so that a reader of every row seeks a few times; the first is small,
+// as a semi join takes one row and a lookup by a unique key finds one. Each page reads the
 // committed rows as they are then, as each lookup of a join does.
 const (
-	firstPage = 32
+	firstPage = 4
 	lastPage  = 8192
 )
 

@@ -29,6 +29,11 @@ func (s *Store) LookupPage(db, table, indexName string, r Range, need []bool, af
 		return nil, nil, nil, err
 	}
 	p := &page{t: t, x: x, need: need, limit: max(limit, 1), covered: t.covers(x, need)}
+	n := min(p.limit, 256)
+	p.rows, p.ids = make([]Row, 0, n), make([]string, 0, n)
+	if p.covered {
+		p.cells = make(Row, 0, n*len(t.schema.Columns))
+	}
 	p.scan(r, after)
 	return p.rows, p.ids, p.next, nil
 }
@@ -40,6 +45,7 @@ type page struct {
 	need    []bool
 	limit   int
 	covered bool // the index holds every column read (Table.covers)
+	cells   Row  // the values of covered rows, one slice for the page
 	rows    []Row
 	ids     []string
 	next    *Resume
@@ -92,7 +98,13 @@ func (p *page) scan(r Range, after *Resume) {
 func (p *page) add(id string, at Resume, fill func(Row), where func() loc) bool {
 	var row Row
 	if p.covered {
-		row = make(Row, len(p.t.schema.Columns))
+		w := len(p.t.schema.Columns)
+		if len(p.cells)+w > cap(p.cells) {
+			p.cells = make(Row, 0, cap(p.cells)+w)
+		}
+		at := len(p.cells)
+		p.cells = p.cells[:at+w]
+		row = p.cells[at : at+w : at+w]
 		fill(row)
 	} else {
 		row = p.t.rowColumns(where(), p.need)
