@@ -35,11 +35,42 @@ func unknownColumnText(err *error, query string) {
 	if len(toks) == 0 || toks[0].word && (strings.EqualFold(toks[0].text, "ALTER") || strings.EqualFold(toks[0].text, "CREATE")) {
 		return
 	}
+	if table == "" && setsVariable(toks, name) {
+		*err = mysql.NewSQLError(erUnknownSystemVariable, "HY000", "Unknown system variable '%s'", name)
+		return
+	}
 	written, clause, ok := columnClause(query, toks, name, table)
 	if !ok {
 		return
 	}
 	se.Message = fmt.Sprintf("Unknown column '%s' in '%s'", written, clause)
+}
+
+// erUnknownSystemVariable is MySQL's ER_UNKNOWN_SYSTEM_VARIABLE.
+const erUnknownSystemVariable = 1193
+
+// setsVariable reports whether toks, a SET statement, assigns to the bare
+// name name: SET x = 1 of a name that is no variable is MySQL's 1193,
+// "Unknown system variable 'x'", where the engine looked for a column.
+func setsVariable(toks []sqlToken, name string) bool {
+	if !toks[0].word || !strings.EqualFold(toks[0].text, "SET") {
+		return false
+	}
+	depth := 0
+	for i := 1; i+1 < len(toks); i++ {
+		switch t := toks[i]; {
+		case t.text == "(":
+			depth++
+		case t.text == ")":
+			depth--
+		case depth == 0 && t.word && strings.EqualFold(t.text, name) && (toks[i+1].text == "=" || toks[i+1].text == ":="):
+			prev := toks[i-1]
+			if prev.text == "," || prev.word && (i == 1 || strings.EqualFold(prev.text, "SESSION") || strings.EqualFold(prev.text, "LOCAL")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // columnClause finds the first place query names the column name

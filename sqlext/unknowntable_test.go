@@ -63,8 +63,9 @@ func TestUnknownObjectsAsMySQL(t *testing.T) {
 // TestUnknownColumnNamesItsClause: error 1054 names the column as the
 // statement writes it (qualified when it is) and the clause it stands in,
 // in MySQL 8's words, over text and prepared statements and inside a
-// procedure; an ALTER names the table. The engine's text said the column
-// "could not be found in any table in scope", or named the table.
+// procedure; an ALTER names the table; a SET of a name that is no
+// variable is 1193. The engine's text said the column "could not be
+// found in any table in scope", or named the table.
 func TestUnknownColumnNamesItsClause(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -93,6 +94,21 @@ func TestUnknownColumnNamesItsClause(t *testing.T) {
 	}
 	_, err := db.Exec("SELECT id FROM src WHERE nosuch = ?", 1)
 	wantMySQLMessage(t, "prepared", err, 1054, "42S22", "Unknown column 'nosuch' in 'where clause'")
+	// SET of a name that is no variable: MySQL's 1193, as MariaDB's; the
+	// engine looked for a column.
+	for q, name := range map[string]string{
+		"SET max_recursive_iterationz = 5":        "max_recursive_iterationz",
+		"SET SESSION sql_mode = '', foo_bar = 1":  "foo_bar",
+		"SET @a = 1, nosuch := 2":                 "nosuch",
+		"SET sql_mode = (SELECT nosuch FROM src)": "",
+	} {
+		_, err := db.Exec(q)
+		if name == "" {
+			wantMySQLMessage(t, q, err, 1054, "42S22", "Unknown column 'nosuch' in 'field list'")
+			continue
+		}
+		wantMySQLMessage(t, q, err, 1193, "HY000", "Unknown system variable '"+name+"'")
+	}
 }
 
 // TestDropTableOfUnknownDatabase: DROP TABLE IF EXISTS of a table whose
