@@ -158,28 +158,58 @@ type overlayPartition struct{ rows []sql.Row }
 
 func (overlayPartition) Key() []byte { return []byte("overlay") }
 
-// orderedPartition is a whole table's rows in primary-key order.
-type orderedPartition struct{ c *storage.KeyCursor }
+// orderedPartition is a whole table's rows in primary-key order: the
+// committed rows the transaction has not changed (c), and the rows it
+// holds (overlay), sorted by the key, to merge with them.
+type orderedPartition struct {
+	c       *storage.KeyCursor
+	overlay []sql.Row
+}
 
 func (orderedPartition) Key() []byte { return []byte("ordered") }
 
 type orderedIter struct {
-	t *Table
-	c *storage.KeyCursor
-	n int
+	t       *Table
+	c       *storage.KeyCursor
+	n       int
+	overlay []sql.Row
+	next    sql.Row // the committed row read ahead, nil for none
+	done    bool    // c has given its last row
 }
 
 func (it *orderedIter) Next(ctx *sql.Context) (sql.Row, error) {
-	r, ok := it.c.Next()
-	if !ok {
-		return nil, io.EOF
-	}
-	if it.n++; it.n&1023 == 0 {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	if it.next == nil && !it.done {
+		r, ok := it.c.Next()
+		if it.done = !ok; ok {
+			it.next = it.t.toSQL(r)
+		}
+		if it.n++; it.n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return it.t.toSQL(r), nil
+	if len(it.overlay) > 0 && (it.next == nil || it.t.compareKeys(ctx, it.overlay[0], it.next) < 0) {
+		r := it.overlay[0]
+		it.overlay = it.overlay[1:]
+		return r, nil
+	}
+	if it.next == nil {
+		return nil, io.EOF
+	}
+	r := it.next
+	it.next = nil
+	return r, nil
+}
+
+// compareKeys orders two rows of the table by its primary key.
+func (t *Table) compareKeys(ctx *sql.Context, a, b sql.Row) int {
+	for _, c := range t.info.Schema.PK {
+		if n, err := t.sch.Schema[c].Type.Compare(ctx, a[c], b[c]); err == nil && n != 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 func (it *orderedIter) Close(*sql.Context) error {
@@ -191,22 +221,36 @@ func (it *orderedIter) Close(*sql.Context) error {
 const OrderedScanRows = 65536
 
 // Partitions are the table's storage partitions, or for a table with a
-// primary key and at most OrderedScanRows rows, which the statement's
-// transaction has not written to, one partition of its rows in key order:
+// primary key and at most OrderedScanRows rows one partition of its rows
+// in key order, the rows the statement's transaction holds among them:
 // InnoDB reads a table through its primary key, and users of small tables
 // rely on that order without asking for it (storage partitions rows by a
-// hash of the key).
+// hash of the key), as does the first error of a statement that fails on
+// more than one row.
 func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	if err := t.p.fresh(ctx); err != nil {
 		return nil, err
 	}
-	if len(t.info.Schema.PK) > 0 && txFrom(ctx).table(t.info.DB, t.info.Name) == nil {
-		c, ok, err := t.p.store.ScanKeyOrder(t.info.DB, t.info.Name, OrderedScanRows)
+	if len(t.info.Schema.PK) > 0 {
+		tt := txFrom(ctx).table(t.info.DB, t.info.Name)
+		var skip func(string) bool
+		if tt != nil {
+			skip = func(id string) bool {
+				_, changed := tt.changes[id]
+				return changed
+			}
+		}
+		c, ok, err := t.p.store.ScanKeyOrderExcept(t.info.DB, t.info.Name, OrderedScanRows, skip)
 		if err != nil {
 			return nil, translateStorage(err)
 		}
 		if ok {
-			return sql.PartitionsToPartitionIter(orderedPartition{c: c}), nil
+			p := orderedPartition{c: c}
+			if tt != nil {
+				p.overlay = t.overlayRows(tt, nil)
+				slices.SortFunc(p.overlay, func(a, b sql.Row) int { return t.compareKeys(ctx, a, b) })
+			}
+			return sql.PartitionsToPartitionIter(p), nil
 		}
 	}
 	cursors, err := t.p.store.ScanTable(t.info.DB, t.info.Name)
@@ -244,7 +288,7 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 		return sql.RowsToRowIter(p.rows...), nil
 	case orderedPartition:
 		p.c.ReadColumns(t.read)
-		return &orderedIter{t: t, c: p.c}, nil
+		return &orderedIter{t: t, c: p.c, overlay: p.overlay}, nil
 	}
 	p, ok := part.(partition)
 	if !ok {

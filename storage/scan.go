@@ -161,6 +161,12 @@ type keyPlace struct {
 // ScanKeyOrder opens a KeyCursor over a table with a primary key and at
 // most maxRows rows; ok is false for any other table.
 func (s *Store) ScanKeyOrder(db, table string, maxRows int) (c *KeyCursor, ok bool, err error) {
+	return s.ScanKeyOrderExcept(db, table, maxRows, nil)
+}
+
+// ScanKeyOrderExcept is ScanKeyOrder leaving out the rows whose identity
+// skip reports (a transaction's reader leaves out the rows it changed).
+func (s *Store) ScanKeyOrderExcept(db, table string, maxRows int, skip func(id string) bool) (c *KeyCursor, ok bool, err error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t, err := s.table(db, table)
@@ -184,9 +190,19 @@ func (s *Store) ScanKeyOrder(db, table string, maxRows int) (c *KeyCursor, ok bo
 		return true
 	}
 	if t.intKeyed() {
-		t.primary.scanInts(nil, func(k int64) bool { return place(t.locs.atInt(k)) })
+		t.primary.scanInts(nil, func(k int64) bool {
+			if skip != nil && skip(intID(k)) {
+				return true
+			}
+			return place(t.locs.atInt(k))
+		})
 	} else {
-		t.primary.scan(nil, func(id string) bool { return place(t.locs.at(id)) })
+		t.primary.scan(nil, func(id string) bool {
+			if skip != nil && skip(id) {
+				return true
+			}
+			return place(t.locs.at(id))
+		})
 	}
 	return c, true, nil
 }
