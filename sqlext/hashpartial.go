@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"io"
+	"slices"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -30,7 +31,7 @@ func init() {
 	beforeEngineRule("assignExecIndexes", hashPartialRule, hashPartialJoins)
 }
 
-func hashPartialJoins(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func hashPartialJoins(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		j, ok := n.(*plan.JoinNode)
 		if !ok || j.Filter == nil {
@@ -42,6 +43,16 @@ func hashPartialJoins(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 			op = plan.JoinTypeAntiHash
 		case plan.JoinTypeSemi:
 			op = plan.JoinTypeSemiHash
+		case plan.JoinTypeSemiLookup, plan.JoinTypeLeftOuterLookup:
+			op = plan.JoinTypeSemiHash
+			if j.Op == plan.JoinTypeLeftOuterLookup {
+				op = plan.JoinTypeLeftOuterHash
+			}
+			if out, same, err := lookupsHashed(ctx, j, op); err != nil || same == transform.NewTree {
+				return out, same, err
+			}
+			// A lookup by constants reads the same rows for every outer
+			// row: hashed by the join's equalities as below.
 		default:
 			return n, transform.SameTree, nil
 		}
@@ -61,6 +72,141 @@ func hashPartialJoins(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 	})
 }
 
+// A semi join (EXISTS, IN) or a left join that keeps the unmatched rows
+// (NOT IN) by an index lookup builds the lookup for every outer row: a
+// few microseconds each, where reading a row of a scan takes a tenth of
+// that, so over a whole outer table of more than an eighth as many rows
+// as the inner one, `a.id IN (SELECT aid FROM b WHERE v < 3)` spent
+// most of its time building lookups (docs/benchmarks.md). Such a join
+// reads the inner table once into a hash by the index's columns instead
+// (lookupsHashed), when the outer side is a whole stored table and the
+// inner one holds at most hashedRowsMax rows; the equalities the lookup
+// stood for join the join's condition, so a NULL key still finds no row.
+const (
+	lookupsPerScannedRow = 8
+	hashedRowsMax        = 1_000_000
+)
+
+func lookupsHashed(ctx *sql.Context, j *plan.JoinNode, op plan.JoinType) (sql.Node, transform.TreeIdentity, error) {
+	outer, ok := wholeTableRows(ctx, j.Left())
+	if !ok {
+		return j, transform.SameTree, nil
+	}
+	var ita *plan.IndexedTableAccess
+	transform.Inspect(j.Right(), func(n sql.Node) bool {
+		if x, isITA := n.(*plan.IndexedTableAccess); isITA && x.Typ == plan.ItaTypeLookup {
+			ita = x
+		}
+		return ita == nil
+	})
+	if ita == nil {
+		return j, transform.SameTree, nil
+	}
+	x, isOurs := ita.Index().(*index)
+	inner, counted := tableRows(ctx, ita.TableNode)
+	keys := ita.Expressions()
+	if !isOurs || !counted || inner > hashedRowsMax || outer*lookupsPerScannedRow < inner || len(keys) == 0 || len(keys) > len(x.cols) || slices.Contains(ita.NullMask(), true) {
+		return j, transform.SameTree, nil
+	}
+	first, ok := ita.Columns().Next(1)
+	if !ok {
+		return j, transform.SameTree, nil
+	}
+	name := ""
+	transform.Inspect(j.Right(), func(n sql.Node) bool {
+		if a, isAlias := n.(*plan.TableAlias); isAlias && a.Child == sql.Node(ita) {
+			name = a.Name()
+		}
+		return true
+	})
+	sch := ita.Schema()
+	rightKeys := make([]sql.Expression, len(keys))
+	conds := []sql.Expression{j.Filter}
+	left := tableIDsOf(j.Left())
+	for i, k := range keys {
+		// A key of the outer row (not a constant of the subquery's own
+		// condition), on a column the inner side gives the join.
+		if !readsSome(k, left) || !readsOnly(k, left) || !givesColumn(j.Right(), first+sql.ColumnId(x.cols[i])) {
+			return j, transform.SameTree, nil
+		}
+		c := sch[x.cols[i]]
+		table := c.Source
+		if name != "" {
+			table = name
+		}
+		gf := expression.NewGetFieldWithTable(int(first)+x.cols[i], int(ita.Id()), c.Type, c.DatabaseSource, table, c.Name, c.Nullable)
+		if !hashesAlike(k.Type(), gf.Type()) {
+			return j, transform.SameTree, nil
+		}
+		rightKeys[i] = gf
+		conds = append(conds, expression.NewEquals(gf, k))
+	}
+	right, _, err := transform.Node(j.Right(), func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if n == sql.Node(ita) {
+			return ita.TableNode, transform.NewTree, nil
+		}
+		return n, transform.SameTree, nil
+	})
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	if !scansItself(right, tableIDsOf(right)) {
+		return j, transform.SameTree, nil
+	}
+	hashed := *j
+	hashed.Op = op
+	hashed.Filter = expression.JoinAnd(conds...)
+	out, err := hashed.WithChildren(j.Left(), plan.NewHashLookup(right, expression.Tuple(rightKeys), expression.Tuple(keys), op))
+	return out, transform.NewTree, err
+}
+
+// givesColumn reports whether the rows of n hold the column id.
+func givesColumn(n sql.Node, id sql.ColumnId) bool {
+	switch n := n.(type) {
+	case *plan.Project:
+		for _, e := range n.Projections {
+			if gf, ok := e.(*expression.GetField); ok && gf.Id() == id {
+				return true
+			}
+		}
+		return false
+	case *plan.Filter:
+		return givesColumn(n.Child, id)
+	case *plan.TableAlias:
+		return givesColumn(n.Child, id)
+	case plan.TableIdNode:
+		return n.Columns().Contains(id)
+	}
+	return false
+}
+
+// wholeTableRows is how many rows n reads when it reads a whole stored
+// table, alone or under an alias; ok is false otherwise.
+func wholeTableRows(ctx *sql.Context, n sql.Node) (uint64, bool) {
+	if a, ok := n.(*plan.TableAlias); ok {
+		n = a.Child
+	}
+	rt, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return 0, false
+	}
+	return tableRows(ctx, rt)
+}
+
+// tableRows is the number of rows of the stored table n reads.
+func tableRows(ctx *sql.Context, n sql.Node) (uint64, bool) {
+	rt, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return 0, false
+	}
+	t, ok := rt.UnderlyingTable().(*Table)
+	if !ok {
+		return 0, false
+	}
+	rows, _, err := t.RowCount(ctx)
+	return rows, err == nil
+}
+
 // tableIDsOf are the tables n reads.
 func tableIDsOf(n sql.Node) map[sql.TableId]bool {
 	ids := map[sql.TableId]bool{}
@@ -74,16 +220,18 @@ func tableIDsOf(n sql.Node) map[sql.TableId]bool {
 }
 
 // scansItself reports whether n reads its tables (own) and nothing else:
-// scans, filters and projections of them that read no other row and run
-// no subquery, so that its rows are the same for every outer row.
+// scans, filters, projections and lookups by constants of them that read
+// no other row and run no subquery, so that its rows are the same for
+// every outer row.
 func scansItself(n sql.Node, own map[sql.TableId]bool) bool {
 	ok := true
 	transform.Inspect(n, func(n sql.Node) bool {
-		switch n := n.(type) {
+		switch n.(type) {
 		case nil: // after a node's children
 		case *plan.Filter, *plan.Project, *plan.TableAlias, *plan.ResolvedTable:
 		case *plan.IndexedTableAccess:
-			ok = n.Typ == plan.ItaTypeStatic
+			// A range, or a lookup by keys that read only own (the
+			// expressions, checked below).
 		default:
 			ok = false
 		}
