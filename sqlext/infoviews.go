@@ -38,6 +38,9 @@ func (t viewsTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.Row
 	if db < 0 || name < 0 || opt < 0 || def < 0 {
 		return sql.RowsToRowIter(rows...), nil
 	}
+	if rows, err = t.viewsOfOtherDatabases(ctx, part, rows, db, name); err != nil {
+		return nil, err
+	}
 	for _, r := range rows {
 		d, _ := r[db].(string)
 		n, _ := r[name].(string)
@@ -53,6 +56,53 @@ func (t viewsTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.Row
 		}
 	}
 	return sql.RowsToRowIter(rows...), nil
+}
+
+// viewsOfOtherDatabases adds the rows the engine left out: it plans each
+// view's statement in the session's current database, so a view that
+// names its tables without their database had no row unless its own
+// database was the current one (a BI tool listing the views of every
+// database found few). The engine's rows are read again with each such
+// view's database current, for that database's rows alone.
+func (t viewsTable) viewsOfOtherDatabases(ctx *sql.Context, part sql.Partition, rows []sql.Row, db, name int) ([]sql.Row, error) {
+	listed := map[string]bool{}
+	for _, r := range rows {
+		d, _ := r[db].(string)
+		n, _ := r[name].(string)
+		listed[strings.ToLower(d+"."+n)] = true
+	}
+	current := ctx.GetCurrentDatabase()
+	defer ctx.SetCurrentDatabase(current)
+	for _, d := range t.p.store.Databases() {
+		if strings.EqualFold(d, current) {
+			continue
+		}
+		views, err := metaValues[sql.ViewDefinition](&Database{p: t.p, name: d}, viewPrefix)
+		if err != nil {
+			return nil, err
+		}
+		missing := false
+		for _, v := range views {
+			missing = missing || !listed[strings.ToLower(d+"."+v.Name)]
+		}
+		if !missing {
+			continue
+		}
+		ctx.SetCurrentDatabase(d)
+		more, err := partitionRows(ctx, t.Table, part)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range more {
+			rd, _ := r[db].(string)
+			rn, _ := r[name].(string)
+			if key := strings.ToLower(rd + "." + rn); strings.EqualFold(rd, d) && !listed[key] {
+				listed[key] = true
+				rows = append(rows, r)
+			}
+		}
+	}
+	return rows, nil
 }
 
 // viewCheckOption is a CREATE VIEW statement's CHECK OPTION as

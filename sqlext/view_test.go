@@ -49,3 +49,32 @@ func TestViewWithoutCurrentDatabase(t *testing.T) {
 		t.Error("an unqualified table resolved with no current database")
 	}
 }
+
+// TestViewsOfEveryDatabaseListed: information_schema.VIEWS lists the
+// views of every database, whatever the current one, with none current
+// too, and leaves the current database as it was. The engine planned
+// each view in the current database, so a view naming its tables
+// without their database was left out unless its database was current.
+func TestViewsOfEveryDatabaseListed(t *testing.T) {
+	_, addr, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE lv1", "CREATE DATABASE lv2",
+		"CREATE TABLE lv1.t1 (a INT)", "CREATE TABLE lv2.t2 (b INT)",
+		"USE lv1", "CREATE VIEW w1 AS SELECT a FROM t1",
+		"USE lv2", "CREATE VIEW w2 AS SELECT b FROM t2")
+	const q = "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.VIEWS WHERE TABLE_SCHEMA LIKE 'lv%' ORDER BY 1, 2"
+	for _, use := range []string{"USE lv1", "USE lv2"} {
+		mustExec(t, db, use)
+		if got := flat(queryStrings(t, db, q)); got != "lv1,w1;lv2,w2" {
+			t.Errorf("after %s: %s", use, got)
+		}
+		if got, want := flat(queryStrings(t, db, "SELECT DATABASE()")), use[4:]; got != want {
+			t.Errorf("current database %s, want %s", got, want)
+		}
+	}
+	other := connect(t, addr, "")
+	other.SetMaxOpenConns(1)
+	if got := flat(queryStrings(t, other, q)); got != "lv1,w1;lv2,w2" {
+		t.Errorf("with no current database: %s", got)
+	}
+}
