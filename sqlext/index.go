@@ -134,6 +134,54 @@ func keyRank(unique, nullable, prefix bool) int {
 
 func (t *Table) PreciseMatch() bool { return false }
 
+// rangeRows is iter's rows in the ranges of lookup, of the index x, as
+// the engine compares them, for a lookup whose keys do not convert
+// exactly to the column's values: the table's rows would be a superset,
+// which the engine's conditions above narrow, but for those a filter
+// of its own drops (impliedConditions). A row the engine cannot compare
+// with a key is kept, for the conditions to judge.
+type rangeRows struct {
+	sql.RowIter
+	x      *index
+	ranges sql.MySQLRangeCollection
+}
+
+func (it *rangeRows) Next(ctx *sql.Context) (sql.Row, error) {
+	for {
+		r, err := it.RowIter.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, rg := range it.ranges {
+			if it.holds(rg, r) {
+				return r, nil
+			}
+		}
+	}
+}
+
+// holds reports whether row r lies in the range rg.
+func (it *rangeRows) holds(rg sql.MySQLRange, r sql.Row) bool {
+	for i, ce := range rg {
+		if i >= len(it.x.cols) {
+			break
+		}
+		var below, above sql.MySQLRangeCut = sql.BelowNull{}, sql.AboveNull{}
+		if v := r[it.x.cols[i]]; v != nil {
+			below, above = sql.Below{Key: v}, sql.Above{Key: v}
+		}
+		lo, err := ce.LowerBound.Compare(below, ce.Typ)
+		if err == nil && lo > 0 {
+			return false
+		}
+		hi, err := above.Compare(ce.UpperBound, ce.Typ)
+		if err == nil && hi > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
 	c := *t
 	c.lookup = &lookup
@@ -166,7 +214,12 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	var rows []sql.Row
 	ranges, ok := t.storageRanges(ctx, x, lookup)
 	if !ok {
-		return t.fullScan(ctx)
+		iter, err := t.fullScan(ctx)
+		coll, isMySQL := lookup.Ranges.(sql.MySQLRangeCollection)
+		if err != nil || !isMySQL {
+			return iter, err
+		}
+		return &rangeRows{RowIter: iter, x: x, ranges: coll}, nil
 	}
 	if len(ranges) == 1 && tt == nil && !t.fkRead {
 		return &pagedLookup{t: t, index: x.name, r: ranges[0], size: firstPageOf(ranges[0])}, nil
