@@ -11,8 +11,8 @@ import (
 
 // The engine keeps every condition an index read stands for above the
 // read, as the store's indexes say they are not exact (PreciseMatch):
-// a range of 100 rows by the primary key spent a third of its time
-// comparing each row with the range's bounds again (BenchmarkRangeLookup).
+// a range of 100 rows by the primary key compared each row with the
+// range's bounds again (BenchmarkRangeLookup; docs/benchmarks.md).
 // Saying they are exact is not safe: the engine then drops the condition
 // for good, and a lookup join it plans later in place of that read
 // (an OR of two keys) read the table without it. impliedConditions
