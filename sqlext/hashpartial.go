@@ -15,8 +15,8 @@ import (
 // A semi or anti join the planner leaves as a nested loop (EXISTS, NOT
 // EXISTS, IN) read the whole inner side again for each outer row, until
 // a match: NOT EXISTS (SELECT 1 FROM l WHERE l.id = o.k), the usual
-// "rows with no match", took 45 s for 1,000 outer rows over 100,000
-// where MariaDB takes 50 ms (docs/benchmarks.md). The planner offers a
+// "rows with no match", took seconds for 500 outer rows over 20,000
+// (BenchmarkNotExists; docs/benchmarks.md). The planner offers a
 // hash join only when every condition is an equality, and the anti join
 // of NOT EXISTS carries IS NOT NULL conditions as well (notExistsNullFree).
 // hashPartialJoins hashes the inner side once by the columns the join's
@@ -73,15 +73,16 @@ func hashPartialJoins(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 }
 
 // A semi join (EXISTS, IN) or a left join that keeps the unmatched rows
-// (NOT IN) by an index lookup builds the lookup for every outer row: a
-// few microseconds each, where reading a row of a scan takes a tenth of
-// that, so over a whole outer table of more than an eighth as many rows
-// as the inner one, `a.id IN (SELECT aid FROM b WHERE v < 3)` spent
-// most of its time building lookups (docs/benchmarks.md). Such a join
-// reads the inner table once into a hash by the index's columns instead
-// (lookupsHashed), when the outer side is a whole stored table and the
-// inner one holds at most hashedRowsMax rows; the equalities the lookup
-// stood for join the join's condition, so a NULL key still finds no row.
+// (NOT IN) by an index lookup builds the lookup for every outer row,
+// which costs many times reading one row of a scan: over 100,000 outer
+// rows and 200,000 inner ones, `a.id IN (SELECT aid FROM b WHERE v < 3)`
+// took 6.5 times MariaDB's time, and 1.9 times once b was hashed
+// (bench/joins.sh; docs/benchmarks.md). Such a join reads the inner
+// table once into a hash by the index's columns instead (lookupsHashed),
+// when the outer side is a whole stored table of at least an eighth as
+// many rows as the inner one, which holds at most hashedRowsMax rows;
+// the equalities the lookup stood for join the join's condition, so a
+// NULL key still finds no row.
 const (
 	lookupsPerScannedRow = 8
 	hashedRowsMax        = 1_000_000
