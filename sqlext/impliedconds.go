@@ -112,31 +112,29 @@ func conditionBounds(c sql.Expression, col sql.ColumnId) (lo, hi sql.MySQLRangeC
 		return nil, nil, false
 	}
 	v := lit.Value()
-	less, greater := c, c // which way the column is bounded
+	var upper, inclusive bool // col < v, col <= v; else col > v, col >= v
 	switch c.(type) {
 	case *expression.Equals:
 		return sql.Below{Key: v}, sql.Above{Key: v}, true
-	case *expression.LessThan, *expression.LessThanOrEqual:
-		less, greater = c, nil
-	case *expression.GreaterThan, *expression.GreaterThanOrEqual:
-		less, greater = nil, c
+	case *expression.LessThan:
+		upper = true
+	case *expression.LessThanOrEqual:
+		upper, inclusive = true, true
+	case *expression.GreaterThan:
+	case *expression.GreaterThanOrEqual:
+		inclusive = true
 	default:
 		return nil, nil, false
 	}
-	if flipped {
-		less, greater = greater, less
+	if flipped { // v < col is col > v
+		upper = !upper
 	}
-	_, orEqual := c.(*expression.LessThanOrEqual)
-	if _, ge := c.(*expression.GreaterThanOrEqual); ge {
-		orEqual = true
-	}
-	if less != nil { // col < v or col <= v
-		if orEqual {
-			return sql.AboveNull{}, sql.Above{Key: v}, true
-		}
+	switch {
+	case upper && inclusive:
+		return sql.AboveNull{}, sql.Above{Key: v}, true
+	case upper:
 		return sql.AboveNull{}, sql.Below{Key: v}, true
-	}
-	if orEqual { // col >= v
+	case inclusive:
 		return sql.Below{Key: v}, sql.AboveAll{}, true
 	}
 	return sql.Above{Key: v}, sql.AboveAll{}, true

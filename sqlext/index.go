@@ -1,9 +1,9 @@
 package sqlext
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
-	"reflect"
 	"slices"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -135,11 +135,11 @@ func keyRank(unique, nullable, prefix bool) int {
 func (t *Table) PreciseMatch() bool { return false }
 
 // rangeRows is iter's rows in the ranges of lookup, of the index x, as
-// the engine compares them, for a lookup whose keys do not convert
-// exactly to the column's values: the table's rows would be a superset,
-// which the engine's conditions above narrow, but for those a filter
-// of its own drops (impliedConditions). A row the engine cannot compare
-// with a key is kept, for the conditions to judge.
+// the engine compares them (inRanges), for a lookup whose keys do not
+// convert exactly to the column's values: the table's rows would be a
+// superset, which the engine's conditions above narrow, but for those a
+// filter of its own drops (impliedConditions). A row the engine cannot
+// compare with a key is kept, for the conditions to judge.
 type rangeRows struct {
 	sql.RowIter
 	x      *index
@@ -152,34 +152,10 @@ func (it *rangeRows) Next(ctx *sql.Context) (sql.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, rg := range it.ranges {
-			if it.holds(rg, r) {
-				return r, nil
-			}
+		if in, err := inRanges(it.ranges, it.x.cols, r); in || err != nil {
+			return r, nil
 		}
 	}
-}
-
-// holds reports whether row r lies in the range rg.
-func (it *rangeRows) holds(rg sql.MySQLRange, r sql.Row) bool {
-	for i, ce := range rg {
-		if i >= len(it.x.cols) {
-			break
-		}
-		var below, above sql.MySQLRangeCut = sql.BelowNull{}, sql.AboveNull{}
-		if v := r[it.x.cols[i]]; v != nil {
-			below, above = sql.Below{Key: v}, sql.Above{Key: v}
-		}
-		lo, err := ce.LowerBound.Compare(below, ce.Typ)
-		if err == nil && lo > 0 {
-			return false
-		}
-		hi, err := above.Compare(ce.UpperBound, ce.Typ)
-		if err == nil && hi > 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
@@ -287,11 +263,29 @@ const (
 // firstPageOf is the size of the first page of a lookup of r.
 func firstPageOf(r storage.Range) int {
 	for _, c := range r {
-		if c.Lo.Kind != storage.CutBelow || c.Hi.Kind != storage.CutAbove || !reflect.DeepEqual(c.Lo.Key, c.Hi.Key) {
+		if c.Lo.Kind != storage.CutBelow || c.Hi.Kind != storage.CutAbove || !sameKey(c.Lo.Key, c.Hi.Key) {
 			return firstRangePage
 		}
 	}
 	return firstKeyPage
+}
+
+// sameKey reports whether two stored keys are one value; keys of kinds
+// it does not compare count as different (the lookup reads a range's
+// first page).
+func sameKey(a, b any) bool {
+	switch x := a.(type) {
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case []byte:
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	}
+	return false
 }
 
 type pagedLookup struct {
