@@ -224,7 +224,7 @@ func (h *errorHandler) nextResult(c *mysql.Conn, a *callAnswer, cb mysql.ResultS
 	if a.err != nil || a.final == nil {
 		return "", a.err
 	}
-	return a.rest, withoutShortInfo(cb)(a.final, a.rest != "")
+	return a.rest, h.okPacket(c, cb)(a.final, a.rest != "")
 }
 
 // clientMultiStatements says whether the client on c asked for queries

@@ -5,6 +5,7 @@ import "testing"
 // TestDoStatement: DO evaluates its expressions in order and answers OK
 // with no result set, as in MySQL; the parser refused it. A DO that is
 // not one (DO with no expression, or with a FROM) is still a syntax error.
+// DO and SET affect no rows, as MySQL says (the engine said 1).
 func TestDoStatement(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1) // one session: user variables and locks are per session
@@ -23,6 +24,7 @@ func TestDoStatement(t *testing.T) {
 		t.Errorf("DO answered a result set with columns %v", cols)
 	}
 	rows.Close()
+	wantAffected(t, conn, []affectedStep{{"DO 1", 0}, {"SET @m = 2", 0}, {"SET sql_mode = DEFAULT", 0}, {"SET NAMES utf8mb4", 0}})
 	for _, bad := range []string{"DO", "DO 1 FROM dual WHERE 1", "DO 1 AS x"} {
 		_, err := conn.ExecContext(t.Context(), bad)
 		wantMySQLError(t, err, 1064, "42000")

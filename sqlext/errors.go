@@ -148,10 +148,11 @@ func wrongParamCount(msg string) (string, bool) {
 }
 
 // writtenTexts gives an error the names the statement writes
-// (spellAsWritten, unknownColumnText).
+// (spellAsWritten, unknownColumnText, ambiguousColumnText).
 func writtenTexts(err *error, query string) {
 	spellAsWritten(err, query)
 	unknownColumnText(err, query)
+	ambiguousColumnText(err, query)
 }
 
 // spellAsWritten gives the function that error 1582 names the spelling
@@ -486,12 +487,14 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	defer h.recovered(&err)
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
+	h.clientSays(c, query)
+	cb = h.flagged(c, cb)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(explainJSONColumn(query, cb))))
+	return h.Handler.ComQuery(ctx, c, query, h.okPacket(c, withMySQLFloats(explainJSONColumn(query, cb))))
 }
 
 func (h *errorHandler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (string, error) {
@@ -515,15 +518,17 @@ func (h *errorHandler) query(ctx context.Context, c *mysql.Conn, query string, c
 	defer h.recovered(&err)
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
+	h.clientSays(c, query)
+	cb = h.flagged(c, cb)
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return "", withMySQLFloats(cb)(res, false)
 		}
 	}
-	return h.Handler.ComMultiQuery(ctx, c, query, withoutShortInfo(withMySQLFloats(explainJSONColumn(query, cb))))
+	return h.Handler.ComMultiQuery(ctx, c, query, h.okPacket(c, withMySQLFloats(explainJSONColumn(query, cb))))
 }
 
-// strayInfoLength: withoutShortInfo drops the info text of an OK result
+// strayInfoLength: okPacket drops the info text of an OK result
 // shorter than 35 bytes. The wire layer writes an OK packet's info after a stray '#'
 // byte, which the mariadb client reads as the length of the text, 35:
 // the longer texts of UPDATE and friends survive that, but PREPARE's
@@ -531,11 +536,25 @@ func (h *errorHandler) query(ctx context.Context, c *mysql.Conn, query string, c
 // is only ever shown to a person.
 const strayInfoLength = '#'
 
-// withoutShortInfo wraps a result callback (see strayInfoLength).
-func withoutShortInfo(cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
+// okPacket wraps a result callback, for the results that go out as an
+// OK packet, without columns: it drops a short info text (see
+// strayInfoLength), and counts no rows affected for a statement whose
+// result has no columns but rows, as SET and DO have: the engine counted
+// those rows, and took such a statement for a query, so that a client
+// saw "1 row affected" and ROW_COUNT() was -1, where MySQL has 0 for
+// both.
+func (h *errorHandler) okPacket(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 	return func(res *sqltypes.Result, more bool) error {
-		if res != nil && len(res.Fields) == 0 && res.Info != "" && len(res.Info) < strayInfoLength {
-			res.Info = ""
+		if res != nil && len(res.Fields) == 0 {
+			if res.Info != "" && len(res.Info) < strayInfoLength {
+				res.Info = ""
+			}
+			if len(res.Rows) > 0 {
+				res.Rows, res.RowsAffected = nil, 0
+				if s := h.sessionOf(c); s != nil {
+					s.SetLastQueryInfoInt(sql.RowCount, 0)
+				}
+			}
 		}
 		return cb(res, more)
 	}
@@ -559,6 +578,7 @@ func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query stri
 	defer h.recovered(&err)
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
+	h.clientSays(c, query)
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	timeFieldDecimals(f) // timewire.go
 	return f, err
@@ -570,6 +590,12 @@ func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mys
 	defer h.finish(c)
 	defer h.mysqlTexts(c, p.PrepareStmt, &err)
 	cb = withTimeDecimals(cb)
+	h.clientSays(c, p.PrepareStmt)
+	flagless := cb
+	cb = func(res *sqltypes.Result) error {
+		h.escapesFlag(c)
+		return flagless(res)
+	}
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, p.PrepareStmt, p.BindVars); ok {
 			return cb(res)

@@ -210,6 +210,9 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 		}
 	}
 	sctx := sql.NewContext(ctx, sql.WithSession(sess))
+	if strings.Contains(query, `\`) && noBackslashEscapes(sctx) {
+		return nil, false // its literal is read otherwise (nobackslash.go)
+	}
 	if on, err := sess.GetSessionVariable(sctx, FastPointSelectVar); err != nil || !truthy(on) {
 		return nil, false
 	}

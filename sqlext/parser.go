@@ -78,6 +78,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	}
 	bindRenameDatabase(sctx, st)
 	realAsFloat(sctx, st)
+	likeEscapes(sctx, st)
 	globalDefaults(st)
 	authorizeShowEngine(st)
 	authorizeOwnGrants(st)
@@ -89,6 +90,10 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		sp.p.valuesOfInsertSelect(sctx, x)
 	case *ast.AlterTable:
 		sp.p.forwardChecks(sctx, x)
+	case *ast.Call:
+		if err := sp.p.callWithoutDatabase(sctx, x); err != nil {
+			return err
+		}
 	}
 	return sp.p.viewTarget(sctx, st)
 }
@@ -153,7 +158,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 			return nil, "", "", err
 		}
 	}
-	return st, pre, rest, err
+	return st, pre, writtenRest(rest, text, written, origin), err
 }
 
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
@@ -180,7 +185,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 			return nil, "", "", err
 		}
 	}
-	return st, pre, rest, err
+	return st, pre, writtenRest(rest, text, written, origin), err
 }
 
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {

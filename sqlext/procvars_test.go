@@ -12,9 +12,11 @@ import (
 // statement is COMMIT or START TRANSACTION answers OK (the engine failed
 // it with "EOF" after its work was done), a parameter named like one of
 // another type an earlier CALL had is read as its own type, and a CALL of
-// a procedure that is not there is MySQL's 1305. The rows are MariaDB 10.11's.
+// a procedure that is not there is MySQL's 1305, or 1046 when it is named
+// without a database and there is no current one (the engine failed on
+// the missing database). The rows are MariaDB 10.11's.
 func TestProcedureVariablesEverywhere(t *testing.T) {
-	_, _, db := serve(t)
+	_, addr, db := serve(t)
 	db.SetMaxOpenConns(1)
 	mustExecAll(t, db, "CREATE DATABASE pv", "USE pv",
 		"CREATE TABLE acct (id INT PRIMARY KEY, bal INT NOT NULL)",
@@ -60,4 +62,8 @@ func TestProcedureVariablesEverywhere(t *testing.T) {
 		"CALL guarded()")
 	_, err = db.Exec("CALL nosuch()")
 	wantMySQLMessage(t, "missing", err, 1305, "42000", "PROCEDURE pv.nosuch does not exist")
+	_, err = db.Exec("CALL sys.nosuch()")
+	wantMySQLMessage(t, "missing in sys", err, 1305, "42000", "PROCEDURE sys.nosuch does not exist")
+	_, err = connect(t, addr, "").Exec("CALL pay(1, 2, 3)")
+	wantMySQLMessage(t, "no current database", err, 1046, "3D000", "No database selected")
 }

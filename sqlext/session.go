@@ -76,6 +76,8 @@ type Session struct {
 	binaryResults bool
 	// counts are those of the write statement being built (rowcounts.go).
 	counts *rowCounts
+	// clientText is the statement the client sent last (nobackslash.go).
+	clientText string
 	// mode is the session's sql_mode, kept read (see sqlMode).
 	mode atomic.Pointer[sessionMode]
 	// varEpoch counts the changes of the session's variables.

@@ -39,11 +39,36 @@ func unknownColumnText(err *error, query string) {
 		*err = mysql.NewSQLError(erUnknownSystemVariable, "HY000", "Unknown system variable '%s'", name)
 		return
 	}
-	written, clause, ok := columnClause(query, toks, name, table)
+	written, clause, ok := columnClause(query, toks, name, table, false)
 	if !ok {
 		return
 	}
 	se.Message = fmt.Sprintf("Unknown column '%s' in '%s'", written, clause)
+}
+
+// ambiguousColumnText is MySQL's error 1052 for a column that two tables
+// of a statement hold, named without its table: "Column 'a' in field
+// list is ambiguous", naming the clause where the statement first names
+// it so. The engine's was 1105, naming the tables.
+func ambiguousColumnText(err *error, query string) {
+	var se *mysql.SQLError
+	if !errors.As(*err, &se) || se.Num != mysql.ERUnknownError {
+		return
+	}
+	const head, mid = `ambiguous column name "`, `", it's present in all these tables: [`
+	rest, ok := strings.CutPrefix(se.Message, head)
+	if !ok {
+		return
+	}
+	name, _, ok := strings.Cut(rest, mid)
+	if !ok {
+		return
+	}
+	clause := "field list"
+	if written, c, ok := columnClause(query, sqlTokens(query), name, "", true); ok {
+		name, clause = written, c
+	}
+	*err = mysql.NewSQLError(mysql.ERNonUniq, "23000", "Column '%s' in %s is ambiguous", name, clause)
 }
 
 // erUnknownSystemVariable is MySQL's ER_UNKNOWN_SYSTEM_VARIABLE.
@@ -74,9 +99,10 @@ func setsVariable(toks []sqlToken, name string) bool {
 }
 
 // columnClause finds the first place query names the column name
-// (qualified with table, when table is not empty) and gives the column as
-// written there and MySQL's name for the clause it is in.
-func columnClause(query string, toks []sqlToken, name, table string) (written, clause string, ok bool) {
+// (qualified with table, when table is not empty; not qualified at all,
+// when bare) and gives the column as written there and MySQL's name for
+// the clause it is in.
+func columnClause(query string, toks []sqlToken, name, table string, bare bool) (written, clause string, ok bool) {
 	var stack []string
 	current := "field list"
 	word := func(i int, w string) bool {
@@ -127,7 +153,7 @@ func columnClause(query string, toks []sqlToken, name, table string) (written, c
 		} else if i >= 2 && toks[i-1].text == "." {
 			qual = unquoteIdent(toks[i-2].text)
 		}
-		if !strings.EqualFold(col, name) || table != "" && qual != "" && !strings.EqualFold(qual, table) {
+		if !strings.EqualFold(col, name) || table != "" && qual != "" && !strings.EqualFold(qual, table) || bare && qual != "" {
 			continue
 		}
 		if qual != "" {

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // unknownTableText gives a table a statement names that does not exist
@@ -34,7 +36,10 @@ func (p *Provider) unknownTableText(current, query string, err *error) {
 		// The engine's 1146 for a procedure CALL names that is not
 		// there; MySQL's is 1305, naming the database.
 		if name, ok := strings.CutSuffix(rest, "\" does not exist"); ok {
-			db := qualifierOf(query, name, func(n string) bool { _, ok := p.store.Database(n); return ok })
+			db := qualifierOf(query, name, func(n string) bool {
+				_, ok := p.store.Database(n)
+				return ok || strings.EqualFold(n, SystemDatabase)
+			})
 			if db == "" {
 				db = current
 			}
@@ -142,4 +147,18 @@ func readsRows(query string) bool {
 		return true
 	}
 	return false
+}
+
+// callWithoutDatabase is MySQL's error 1046 for a CALL of a procedure
+// named without its database while there is no current one, unless it
+// is one of the server's own procedures, which need none. The engine
+// failed on the database it did not have.
+func (p *Provider) callWithoutDatabase(ctx *sql.Context, c *ast.Call) error {
+	if !c.ProcName.Qualifier.IsEmpty() || ctx.GetCurrentDatabase() != "" {
+		return nil
+	}
+	if own, err := p.ExternalStoredProcedure(ctx, c.ProcName.Name.String(), len(c.Params)); own != nil || err != nil {
+		return nil
+	}
+	return mysql.NewSQLError(mysql.ERNoDb, "3D000", "No database selected")
 }

@@ -127,3 +127,24 @@ func TestDropTableOfUnknownDatabase(t *testing.T) {
 	mustExecAll(t, db, "DROP TABLE IF EXISTS dk.gone, nodb.t")
 	wantAnswers(t, db, "dropped", map[string]string{"SHOW TABLES FROM dk": "keep"})
 }
+
+// TestAmbiguousColumnNamesItsClause: a column two tables of a statement
+// hold, named without its table, is MySQL's 1052, naming the clause
+// where the statement first names it so in MySQL's words ("field list",
+// "where clause"; MariaDB 10.11 says SELECT, WHERE). It was 1105.
+func TestAmbiguousColumnNamesItsClause(t *testing.T) {
+	db := inDatabase(t, "ac",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"CREATE TABLE s (id INT PRIMARY KEY, a INT)")
+	for q, want := range map[string]string{
+		"SELECT a FROM t, s": "Column 'a' in field list is ambiguous",
+		"SELECT t.id FROM t, s WHERE t.id = s.id AND A = 1":               "Column 'A' in where clause is ambiguous",
+		"SELECT t.id FROM t JOIN s ON a = 1":                              "Column 'a' in on clause is ambiguous",
+		"SELECT t.id FROM t, s ORDER BY a":                                "Column 'a' in order clause is ambiguous",
+		"SELECT t.id FROM t JOIN s USING (id) JOIN t t2 USING (a)":        "Column 'a' in from clause is ambiguous",
+		"INSERT INTO t SELECT * FROM s ON DUPLICATE KEY UPDATE a = a + 1": "Column 'a' in field list is ambiguous",
+	} {
+		_, err := db.Exec(q)
+		wantMySQLMessage(t, q, err, 1052, "23000", want)
+	}
+}

@@ -24,9 +24,9 @@ type edit struct {
 // MySQL does rewritten, and where each of its bytes was in q; origin is
 // nil when nothing was rewritten.
 func rewriteOperators(ctx context.Context, q string) (string, []int) {
-	var origin []int
+	q, origin := standardEscapes(ctx, q, nil)
 	if edits := intervalCalls(q); len(edits) > 0 {
-		q, origin = splice(q, nil, edits)
+		q, origin = splice(q, origin, edits)
 	}
 	return pipesAsConcat(ctx, q, origin)
 }
@@ -58,25 +58,63 @@ func splice(q string, origin []int, edits []edit) (string, []int) {
 	return b.String(), at
 }
 
-// writtenSelectNames names the selected expressions of st, parsed from
-// q, which rewriteOperators rewrote from written, as they were written:
-// MySQL names a column `a || b` so.
-func writtenSelectNames(st ast.Statement, q, written string, origin []int) {
-	if origin == nil {
-		return
+// writtenRest is the rest of a text of several statements, after the one
+// parsed from q, as written: the next statement is rewritten when it is
+// parsed, and a rewrite such as standardEscapes must not apply twice.
+func writtenRest(rest, q, written string, origin []int) string {
+	if origin == nil || rest == "" || len(rest) > len(q) || q[len(q)-len(rest):] != rest {
+		return rest
 	}
+	if at := origin[len(q)-len(rest)]; at <= len(written) {
+		return written[at:]
+	}
+	return rest
+}
+
+// writtenSelectNames names the selected expressions of st, parsed from
+// q, which rewriteOperators rewrote from written (origin nil: q is the
+// text written), as they were written: MySQL names a column `a || b`
+// so. A comment after the expression is no part of its name, where the
+// parser kept it in: SELECT 1 /* one */ names its column 1.
+func writtenSelectNames(st ast.Statement, q, written string, origin []int) {
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		ae, ok := n.(*ast.AliasedExpr)
 		if !ok || ae.InputExpression == "" || ae.EndParsePos <= ae.StartParsePos || ae.EndParsePos > len(q) {
 			return true, nil
 		}
-		from, to := origin[ae.StartParsePos], origin[ae.EndParsePos]
-		if from >= to || to > len(written) {
+		end := ae.EndParsePos
+		if raw := q[ae.StartParsePos:end]; strings.Contains(raw, "/*") || strings.Contains(raw, "#") || strings.Contains(raw, "--") {
+			end = ae.StartParsePos + lastTokenEnd(raw)
+		}
+		if origin == nil && end == ae.EndParsePos {
+			return true, nil // as the parser named it
+		}
+		name := q[ae.StartParsePos:end]
+		if origin != nil {
+			from, to := origin[ae.StartParsePos], origin[end]
+			if from >= to || to > len(written) {
+				return true, nil
+			}
+			name = written[from:to]
+		}
+		if name == q[ae.StartParsePos:ae.EndParsePos] {
 			return true, nil
 		}
-		if name := written[from:to]; name != q[ae.StartParsePos:ae.EndParsePos] {
-			ae.InputExpression = strings.Trim(name, " \n\t")
+		name = strings.Trim(name, " \n\t\r")
+		if v, ok := ae.Expr.(*ast.SQLVal); ok && v.Type == ast.StrVal && len(name) >= 2 && (name[0] == '\'' || name[0] == '"') && name[len(name)-1] == name[0] {
+			name = string(v.Val) // a string is named by its value
 		}
+		ae.InputExpression = name
 		return true, nil
 	}, st)
+}
+
+// lastTokenEnd is where the last token of text ends, comments after it
+// left out; len(text) when it has none.
+func lastTokenEnd(text string) int {
+	toks := sqlTokens(text)
+	if len(toks) == 0 {
+		return len(text)
+	}
+	return toks[len(toks)-1].end
 }
