@@ -90,19 +90,20 @@ func (a *assignVar) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // continue an expression (WHEN, THEN, ELSE and END of an enclosing CASE,
 // AS, FROM, WHERE, ...).
 func rewriteAssignments(q string) (string, bool) {
-	q, names := rewriteAssignmentsOf(q)
+	q, _, names := rewriteAssignmentsOf(q, nil)
 	return q, len(names) > 0
 }
 
-// rewriteAssignmentsOf is rewriteAssignments, returning the names of the
-// variables assigned.
-func rewriteAssignmentsOf(q string) (string, []string) {
+// rewriteAssignmentsOf is rewriteAssignments of q, whose bytes were at
+// origin in the text written (see splice), giving where the bytes of the
+// rewritten text were and the names of the variables assigned.
+func rewriteAssignmentsOf(q string, origin []int) (string, []int, []string) {
 	var names []string
 	for range 1000 { // each pass rewrites one assignment
 		toks := sqlTokens(q)
 		i := firstAssignment(toks)
 		if i < 0 {
-			return q, names
+			return q, origin, names
 		}
 		end := len(q)
 		depth, cases := 0, 0
@@ -131,11 +132,15 @@ func rewriteAssignmentsOf(q string) (string, []string) {
 			}
 		}
 		v, op := toks[i], toks[i+1]
-		expr := strings.TrimSpace(q[op.end:end])
-		q = q[:v.start] + assignFunc + "(" + quoteString(v.name) + ", " + expr + ")" + " " + q[end:]
+		exprEnd := op.end + len(strings.TrimRight(q[op.end:end], " \t\r\n"))
+		exprStart := exprEnd - len(strings.TrimSpace(q[op.end:exprEnd]))
+		q, origin = splice(q, origin, []edit{
+			{from: v.start, to: exprStart, text: assignFunc + "(" + quoteString(v.name) + ", "},
+			{from: exprEnd, to: exprEnd, text: ")"},
+		})
 		names = append(names, v.name)
 	}
-	return q, names
+	return q, origin, names
 }
 
 // declareAssigned gives each variable the statement assigns and the

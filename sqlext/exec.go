@@ -338,6 +338,30 @@ func checkKill(ctx *sql.Context, n *plan.Kill) error {
 	return mysql.NewSQLError(erNoSuchThread, "HY000", "Unknown thread id: %d", n.ConnID)
 }
 
+// analyzeTable collects the statistics of table t of database db, or
+// drops them when t has no rows.
+func analyzeTable(ctx *sql.Context, stats sql.StatsProvider, t sql.Table, db string) error {
+	if counted, ok := t.(sql.StatisticsTable); ok {
+		n, _, err := counted.RowCount(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			had, err := stats.GetTableStats(ctx, db, t)
+			if err != nil {
+				return err
+			}
+			for _, st := range had {
+				if err := stats.DropStats(ctx, st.Qualifier(), st.Columns()); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return stats.AnalyzeTable(ctx, t, db)
+}
+
 // erNoSuchThread is MySQL's ER_NO_SUCH_THREAD.
 const erNoSuchThread = 1094
 
@@ -345,7 +369,9 @@ const erNoSuchThread = 1094
 // to run without a current database and collects every table's
 // statistics under the current database's name, even for a table named
 // with another; here each table is analysed under its own database, and
-// named in the result as MySQL names it, db.table.
+// named in the result as MySQL names it, db.table. An empty table has
+// its statistics dropped: the engine's analysis divided by its number of
+// rows.
 func analyzeTables(ctx *sql.Context, a *plan.AnalyzeTable) sql.RowIter {
 	rows := make([]sql.Row, 0, len(a.Tables))
 	for _, t := range a.Tables {
@@ -354,7 +380,7 @@ func analyzeTables(ctx *sql.Context, a *plan.AnalyzeTable) sql.RowIter {
 			db = st.info.DB
 		}
 		msgType, msg := "status", "OK"
-		if err := a.Stats.AnalyzeTable(ctx, t, db); err != nil {
+		if err := analyzeTable(ctx, a.Stats, t, db); err != nil {
 			msgType, msg = "Error", err.Error()
 		}
 		rows = append(rows, sql.Row{db + "." + t.Name(), "analyze", msgType, msg})

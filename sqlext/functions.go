@@ -33,6 +33,7 @@ var mysqlFunctions = []sql.Function{
 	bitNotFunction,      // ~x (bitnot.go)
 	intervalFunction,    // INTERVAL(N, N1, ...) (intervalfunc.go)
 	likePatternFunction, // LIKE's pattern and escape (likeescape.go)
+	benchmarkFunction,   // BENCHMARK(count, expr) (benchmark.go)
 	likeEscapeFunction,
 	randFunction,      // RAND(N) (rand.go)
 	pad("lpad", true), // strfuncs.go

@@ -146,9 +146,9 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 	st, pre, rest, err := sp.Parser.Parse(ctx, query, multi)
 	text := query
 	if err != nil {
-		if q, ok := sp.rewriteRefused(ctx, query); ok {
+		if q, qOrigin, ok := sp.rewriteRefusedFrom(ctx, query, origin); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.Parse(ctx, q, multi); err2 == nil {
-				st, pre, rest, err, text, origin = st2, pre2, rest2, nil, q, nil
+				st, pre, rest, err, text, origin = st2, pre2, rest2, nil, q, qOrigin
 			}
 		}
 	}
@@ -173,9 +173,9 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 	st, pre, rest, err := sp.Parser.ParseWithOptions(ctx, query, delim, multi, opts)
 	text := query
 	if err != nil {
-		if q, ok := sp.rewriteRefused(ctx, query); ok {
+		if q, qOrigin, ok := sp.rewriteRefusedFrom(ctx, query, origin); ok {
 			if st2, pre2, rest2, err2 := sp.Parser.ParseWithOptions(ctx, q, delim, multi, opts); err2 == nil {
-				st, pre, rest, err, text, origin = st2, pre2, rest2, nil, q, nil
+				st, pre, rest, err, text, origin = st2, pre2, rest2, nil, q, qOrigin
 			}
 		}
 	}
@@ -200,9 +200,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 	st, n, err := sp.Parser.ParseOneWithOptions(ctx, query, opts)
 	text := query
 	if err != nil {
-		if q, ok := sp.rewriteRefused(ctx, query); ok {
+		if q, qOrigin, ok := sp.rewriteRefusedFrom(ctx, query, origin); ok {
 			if st2, n2, err2 := sp.Parser.ParseOneWithOptions(ctx, q, opts); err2 == nil {
-				st, n, err, text, origin = st2, n2, nil, q, nil
+				st, n, err, text, origin = st2, n2, nil, q, qOrigin
 			}
 		}
 	}
@@ -237,11 +237,26 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // ctasdefined.go), and INSERT ... SET ... AS alias as the VALUES form
 // (see insertsetalias.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
+	q, _, ok := sp.rewriteRefusedFrom(ctx, query, nil)
+	return q, ok
+}
+
+// rewriteRefusedFrom is rewriteRefused of query, whose bytes were at
+// origin in the text written (see splice), also giving where the bytes
+// of the rewritten text were: nil when a rewrite that keeps no such map
+// changed it.
+func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, origin []int) (string, []int, bool) {
 	sctx, _ := ctx.(*sql.Context)
 	q, changed := query, false
+	if origin == nil {
+		origin = make([]int, len(q)+1)
+		for i := range origin {
+			origin[i] = i
+		}
+	}
 	apply := func(rewrite func(string) (string, bool)) {
 		if r, ok := rewrite(q); ok {
-			q, changed = r, true
+			q, changed, origin = r, true, nil
 		}
 	}
 	apply(rewriteCompoundIntervals)
@@ -251,7 +266,7 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 	apply(rewriteQueryInParentheses)
 	if strings.Contains(q, ":=") {
 		var names []string
-		q, names = rewriteAssignmentsOf(q)
+		q, origin, names = rewriteAssignmentsOf(q, origin)
 		if sctx != nil {
 			declareAssigned(sctx, names)
 		}
@@ -272,7 +287,7 @@ func (sp statementParser) rewriteRefused(ctx context.Context, query string) (str
 	apply(rewriteFunctionStatement)
 	apply(rewriteDefinedQuery)
 	apply(rewriteInsertSetAlias)
-	return q, changed
+	return q, origin, changed
 }
 
 // statementRest is what follows a statement whose tokens end before

@@ -36,10 +36,7 @@ func (p *Provider) unknownTableText(current, query string, err *error) {
 		// The engine's 1146 for a procedure CALL names that is not
 		// there; MySQL's is 1305, naming the database.
 		if name, ok := strings.CutSuffix(rest, "\" does not exist"); ok {
-			db := qualifierOf(query, name, func(n string) bool {
-				_, ok := p.store.Database(n)
-				return ok || strings.EqualFold(n, SystemDatabase)
-			})
+			db := qualifierOf(query, name, p.knownDatabase)
 			if db == "" {
 				db = current
 			}
@@ -68,11 +65,15 @@ func (p *Provider) unknownTableText(current, query string, err *error) {
 	if !ok || table == "" || strings.ContainsAny(table, " \n") {
 		return
 	}
-	db := qualifierOf(query, table, func(name string) bool { _, ok := p.store.Database(name); return ok })
+	db := qualifierOf(query, table, p.knownDatabase)
 	if db == "" {
 		db = current
 	}
 	if db == "" {
+		return
+	}
+	if strings.EqualFold(db, "information_schema") {
+		*err = mysql.NewSQLError(erUnknownTable, "42S02", "Unknown table '%s' in information_schema", table)
 		return
 	}
 	toks := sqlTokens(query)
@@ -82,6 +83,24 @@ func (p *Provider) unknownTableText(current, query string, err *error) {
 		return
 	}
 	*err = mysql.NewSQLError(mysql.ERNoSuchTable, "42S02", "Table '%s.%s' doesn't exist", db, table)
+}
+
+// erUnknownTable is MySQL's ER_UNKNOWN_TABLE.
+const erUnknownTable = 1109
+
+// knownDatabase says whether name is a database of the server's: one of
+// the store's, or one the server keeps itself (sys, information_schema,
+// mysql, performance_schema).
+func (p *Provider) knownDatabase(name string) bool {
+	if _, ok := p.store.Database(name); ok {
+		return true
+	}
+	for _, own := range []string{SystemDatabase, "information_schema", "mysql", "performance_schema"} {
+		if strings.EqualFold(name, own) {
+			return true
+		}
+	}
+	return false
 }
 
 // qualifierOf is the database the query qualifies a table's name with

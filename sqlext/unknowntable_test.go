@@ -11,7 +11,9 @@ import (
 // and prepared statements; IF [NOT] EXISTS notes are MySQL's, and CREATE
 // TABLE IF NOT EXISTS ... SELECT of a table that is there copies nothing
 // (the engine copied the rows, and noted nothing); a storage engine MySQL
-// does not know is 1286 (the engine took any name).
+// does not know is 1286 (the engine took any name). A table of the
+// server's own databases (sys, mysql) is named with its database, and
+// one of information_schema is 1109, as in MySQL.
 func TestUnknownObjectsAsMySQL(t *testing.T) {
 	_, _, db := serve(t)
 	db.SetMaxOpenConns(1)
@@ -26,6 +28,9 @@ func TestUnknownObjectsAsMySQL(t *testing.T) {
 		{"SELECT * FROM nosuch", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},
 		{"SELECT * FROM uo2.nosuch", 1146, "42S02", "Table 'uo2.nosuch' doesn't exist"},
 		{"SELECT * FROM `uo2`.`nosuch`", 1146, "42S02", "Table 'uo2.nosuch' doesn't exist"},
+		{"SELECT * FROM sys.nosuch", 1146, "42S02", "Table 'sys.nosuch' doesn't exist"},
+		{"SELECT * FROM mysql.nosuch", 1146, "42S02", "Table 'mysql.nosuch' doesn't exist"},
+		{"SELECT * FROM information_schema.nosuch", 1109, "42S02", "Unknown table 'nosuch' in information_schema"},
 		{"SELECT a.nosuch FROM nosuch a", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},
 		{"INSERT INTO nosuch VALUES (1)", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},
 		{"ALTER TABLE nosuch ADD COLUMN x INT", 1146, "42S02", "Table 'uo.nosuch' doesn't exist"},

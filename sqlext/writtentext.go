@@ -74,24 +74,30 @@ func writtenRest(rest, q, written string, origin []int) string {
 // writtenSelectNames names the selected expressions of st, parsed from
 // q, which rewriteOperators rewrote from written (origin nil: q is the
 // text written), as they were written: MySQL names a column `a || b`
-// so. A comment after the expression is no part of its name, where the
-// parser kept it in: SELECT 1 /* one */ names its column 1.
+// so. A comment after the expression is no part of its name, nor a comma
+// before it, where the parser kept them in: SELECT 1 /* one */ , 2 names
+// its columns 1 and 2.
 func writtenSelectNames(st ast.Statement, q, written string, origin []int) {
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		ae, ok := n.(*ast.AliasedExpr)
 		if !ok || ae.InputExpression == "" || ae.EndParsePos <= ae.StartParsePos || ae.EndParsePos > len(q) {
 			return true, nil
 		}
-		end := ae.EndParsePos
-		if raw := q[ae.StartParsePos:end]; strings.Contains(raw, "/*") || strings.Contains(raw, "#") || strings.Contains(raw, "--") {
-			end = ae.StartParsePos + lastTokenEnd(raw)
+		start, end := ae.StartParsePos, ae.EndParsePos
+		if rest := strings.TrimLeft(q[start:end], " \n\t\r"); strings.HasPrefix(rest, ",") {
+			// The parser begins an expression after a space before its
+			// comma at that space: SELECT a , b named its second column ", b".
+			start = end - len(strings.TrimLeft(rest[1:], " \n\t\r"))
 		}
-		if origin == nil && end == ae.EndParsePos {
+		if raw := q[start:end]; strings.Contains(raw, "/*") || strings.Contains(raw, "#") || strings.Contains(raw, "--") {
+			end = start + lastTokenEnd(raw)
+		}
+		if origin == nil && start == ae.StartParsePos && end == ae.EndParsePos {
 			return true, nil // as the parser named it
 		}
-		name := q[ae.StartParsePos:end]
+		name := q[start:end]
 		if origin != nil {
-			from, to := origin[ae.StartParsePos], origin[end]
+			from, to := origin[start], origin[end]
 			if from >= to || to > len(written) {
 				return true, nil
 			}
