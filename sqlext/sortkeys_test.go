@@ -15,10 +15,10 @@ func TestOrderByCollatedText(t *testing.T) {
 		"CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(10) COLLATE utf8mb4_0900_ai_ci, b VARCHAR(10) COLLATE utf8mb4_bin)",
 		"INSERT INTO t VALUES (1, 'b', 'b'), (2, 'A', 'A'), (3, 'a', 'a'), (4, 'B', 'B'), (5, NULL, NULL), (6, 'é', 'é'), (7, 'e ', 'e '), (8, 'd', 'd')")
 	wantAnswers(t, db, "ORDER BY", map[string]string{
-		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t ORDER BY s, id) x":            "5,2,3,1,4,8,6,7",
-		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t ORDER BY s DESC, id) x":       "7,6,8,1,4,2,3,5",
-		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t ORDER BY b, id) x":            "5,2,4,3,1,8,7,6",
-		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t WHERE id > 1 ORDER BY s) x":   "5,2,3,4,8,6,7",
+		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t ORDER BY s, id) x":             "5,2,3,1,4,8,6,7",
+		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t ORDER BY s DESC, id) x":        "7,6,8,1,4,2,3,5",
+		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t ORDER BY b, id) x":             "5,2,4,3,1,8,7,6",
+		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t WHERE id > 1 ORDER BY s) x":    "5,2,3,4,8,6,7",
 		"SELECT GROUP_CONCAT(id) FROM (SELECT id FROM t ORDER BY UPPER(s), id DESC) x": "5,3,2,4,1,8,6,7",
 	})
 }
