@@ -28,7 +28,12 @@ NUM = ["i", "u", "d", "f", "id"]
 STR = ["s"]
 DATE = ["dt", "ts"]
 LIT_NUM = ["0", "1", "-1", "2.5", "3", "10", "0.5", "-7", "1e3", "NULL", "'3'", "'2x'"]
-LIT_STR = ["'abc'", "'Hello'", "''", "'a,b'", "'x'", "NULL", "' sp '"]
+LIT_STR = ["'abc'", "'Hello'", "''", "'a,b'", "'x'", "NULL", "' sp '", "'a\\\\b'", "'c\\\\'", "'5%'", "'a_c'"]
+# LIKE's patterns: wildcards escaped by the default escape, by one named
+# in ESCAPE and by ESCAPE '' (the default again), a pattern ending in its
+# escape character, and patterns computed from the row.
+LIKES = ["'a%'", "'%l_'", "'%\\\\%'", "'c\\\\'", "'%\\\\'", "'5\\%'", "'a\\_c'", "'a|_c' ESCAPE '|'",
+         "'%|' ESCAPE '|'", "'%||%' ESCAPE '|'", "'5\\%' ESCAPE ''", "'_%'", "''"]
 
 
 def num(d=0):
@@ -65,8 +70,16 @@ def cond(d=0):
     k = rng.randrange(6)
     return [
         f"({cond(d + 1)} AND {cond(d + 1)})", f"({cond(d + 1)} OR {cond(d + 1)})", f"(NOT {cond(d + 1)})",
-        f"({num(d + 1)} IS NULL)", f"({strx(d + 1)} LIKE 'a%')", f"({num(d + 1)} BETWEEN 0 AND 10)",
+        f"({num(d + 1)} IS NULL)", f"({strx(d + 1)} {like(d + 1)})", f"({num(d + 1)} BETWEEN 0 AND 10)",
     ][k]
+
+
+def like(d):
+    negated = rng.choice(["", "NOT "])
+    if rng.random() < 0.25:
+        tail = rng.choice(["'%'", "'_'", "'\\\\'"])
+        return f"{negated}LIKE CONCAT({strx(d + 1)}, {tail})"
+    return f"{negated}LIKE {rng.choice(LIKES)}"
 
 
 def date(d=0):
