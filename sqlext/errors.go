@@ -292,6 +292,9 @@ func sqlError(err error) error {
 		// code was 1146, an unknown table.
 		out.Num, out.State = erSPDoesNotExist, "42000"
 	}
+	if out.Num == mysql.ERUnknownError && out.Message == sql.ErrJSONObjectAggNullKey.New().Error() {
+		out = *errNullMemberName // JSON_OBJECTAGG of a NULL key
+	}
 	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out = *duplicateColumn(name).(*mysql.SQLError)
 	}

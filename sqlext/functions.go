@@ -28,12 +28,14 @@ import (
 // answers as MySQL does;
 // TestMySQLFunctions holds them to MariaDB's answers.
 var mysqlFunctions = []sql.Function{
-	assignFunction,      // @v := expr (assign.go)
-	badLiteralFunction,  // DATE 'x' that is no date (literals.go)
-	bitNotFunction,      // ~x (bitnot.go)
-	intervalFunction,    // INTERVAL(N, N1, ...) (intervalfunc.go)
-	likePatternFunction, // LIKE's pattern and escape (likeescape.go)
-	benchmarkFunction,   // BENCHMARK(count, expr) (benchmark.go)
+	assignFunction,        // @v := expr (assign.go)
+	badLiteralFunction,    // DATE 'x' that is no date (literals.go)
+	bitNotFunction,        // ~x (bitnot.go)
+	intervalFunction,      // INTERVAL(N, N1, ...) (intervalfunc.go)
+	likePatternFunction,   // LIKE's pattern and escape (likeescape.go)
+	benchmarkFunction,     // BENCHMARK(count, expr) (benchmark.go)
+	objectOfPairsFunction, // JSON_OBJECTAGG ... OVER (objectaggwindow.go)
+	nonemptyArrayFunction,
 	likeEscapeFunction,
 	randFunction,      // RAND(N) (rand.go)
 	pad("lpad", true), // strfuncs.go

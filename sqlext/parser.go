@@ -55,6 +55,7 @@ func (sp statementParser) adjusted(ctx context.Context, st ast.Statement, text s
 func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text string) error {
 	nameSelectedColumns(st, text)
 	qualifiedFunctionNames(st)
+	jsonAggregates(st)
 	windowedSelects(st)
 	repeatedAggregates(st)
 	cumeDistAsPercentRank(st)
