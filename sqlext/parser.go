@@ -96,6 +96,9 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 			return err
 		}
 	}
+	if err := sp.p.groupByAmbiguity(sctx, st); err != nil {
+		return err
+	}
 	return sp.p.viewTarget(sctx, st)
 }
 

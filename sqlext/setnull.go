@@ -19,11 +19,15 @@ import (
 // once every assignment was made (a + 1 of NULL is NULL, stored as 0),
 // skipped the row under IGNORE, and did not check ON DUPLICATE KEY
 // UPDATE's at all. setNullRule puts that check on every assignment to a
-// NOT NULL column; it runs for every statement (onEveryStatement).
+// NOT NULL column; it runs for every statement (onEveryStatement). A
+// table with triggers is the exception, in strict mode: MySQL lets the
+// column hold NULL until its BEFORE triggers have run, which may set it,
+// and checks the row then (as the engine does), so that a later
+// assignment's error (1406, data too long) comes first.
 const setNullRule analyzer.RuleId = 9957
 
-func setNulls(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	ignore, looked := false, false
+func setNulls(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	ignore, triggered, looked := false, false, false
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		sf, ok := e.(*expression.SetField)
 		if !ok {
@@ -34,14 +38,18 @@ func setNulls(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _
 			return e, transform.SameTree, nil
 		}
 		if !looked {
-			ignore, looked = ignoresErrors(n), true
+			ignore, triggered, looked = ignoresErrors(n), writesTriggeredTable(ctx, n), true
 		}
+		deferred := triggered
 		column := &sql.Column{Name: gf.Name(), Type: gf.Type()}
 		check := newCheckedStore(sf.Right(), gf.Name(), ignore, func(ctx *sql.Context, v any, col string, _ int64, ignore bool) (any, error) {
 			if v != nil {
 				return v, nil
 			}
 			if !ignore && strictMode(ctx) {
+				if deferred {
+					return nil, nil // checked after the triggers
+				}
 				return nil, mysql.NewSQLError(mysql.ERBadNullError, "23000", "Column '%s' cannot be null", col)
 			}
 			ctx.Session.Warn(&sql.Warning{Level: "Warning", Code: mysql.ERBadNullError, Message: fmt.Sprintf("Column '%s' cannot be null", col)})
@@ -61,4 +69,22 @@ func (s *notNullStore) WithChildren(children ...sql.Expression) (sql.Expression,
 		return nil, err
 	}
 	return &notNullStore{c.(*checkedStore)}, nil
+}
+
+// writesTriggeredTable says whether the statement n updates, or inserts
+// into, a table that may have triggers (mayTrigger).
+func writesTriggeredTable(ctx *sql.Context, n sql.Node) bool {
+	var t *Table
+	transform.Inspect(n, func(node sql.Node) bool {
+		switch x := node.(type) {
+		case *plan.Update:
+			t = writtenTable(x.Child)
+		case *plan.InsertInto:
+			t = writtenTable(x.Destination)
+		default:
+			return t == nil
+		}
+		return false
+	})
+	return t != nil && mayTrigger(ctx, t)
 }

@@ -136,7 +136,8 @@ func TestDropTableOfUnknownDatabase(t *testing.T) {
 // TestAmbiguousColumnNamesItsClause: a column two tables of a statement
 // hold, named without its table, is MySQL's 1052, naming the clause
 // where the statement first names it so in MySQL's words ("field list",
-// "where clause"; MariaDB 10.11 says SELECT, WHERE). It was 1105.
+// "where clause"; MariaDB 10.11 says SELECT, WHERE). It was 1105, and in
+// GROUP BY no error at all.
 func TestAmbiguousColumnNamesItsClause(t *testing.T) {
 	db := inDatabase(t, "ac",
 		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
@@ -148,8 +149,24 @@ func TestAmbiguousColumnNamesItsClause(t *testing.T) {
 		"SELECT t.id FROM t, s ORDER BY a":                                "Column 'a' in order clause is ambiguous",
 		"SELECT t.id FROM t JOIN s USING (id) JOIN t t2 USING (a)":        "Column 'a' in from clause is ambiguous",
 		"INSERT INTO t SELECT * FROM s ON DUPLICATE KEY UPDATE a = a + 1": "Column 'a' in field list is ambiguous",
+		// GROUP BY: the engine grouped by the first table's column.
+		"SELECT COUNT(*) FROM t, s WHERE t.id = s.id GROUP BY id":         "Column 'id' in group statement is ambiguous",
+		"SELECT COUNT(*) FROM t t1 JOIN t t2 ON t1.id = t2.id GROUP BY a": "Column 'a' in group statement is ambiguous",
+		"SELECT COUNT(*) FROM t, (SELECT a FROM s) x GROUP BY a":          "Column 'a' in group statement is ambiguous",
 	} {
 		_, err := db.Exec(q)
 		wantMySQLMessage(t, q, err, 1052, "23000", want)
+	}
+	// A GROUP BY name the select list gives, or that USING or a natural
+	// join merges, is no ambiguity.
+	for _, q := range []string{
+		"SELECT t.a FROM t, s GROUP BY a",
+		"SELECT t.* FROM t, s GROUP BY t.id, a",
+		"SELECT s.a + 1 AS a FROM t, s GROUP BY a",
+		"SELECT COUNT(*) FROM t JOIN s USING (a) GROUP BY a",
+		"SELECT COUNT(*) FROM t NATURAL JOIN s GROUP BY a",
+		"SELECT COUNT(*) FROM t, (SELECT a AS b FROM s) x GROUP BY a",
+	} {
+		mustExec(t, db, q)
 	}
 }
