@@ -16,8 +16,16 @@ import (
 // does EXPLAIN, which answers a line of the plan a row (EXPLAIN
 // FORMAT=TREE SELECT COUNT(*) FROM t failed the same way). The engine
 // plans an EXPLAIN's query on its own, so the rule does not see the
-// EXPLAIN: the parser marks the session (statementParser.adjust).
-const setOpMax1RowRule analyzer.RuleId = 9990
+// EXPLAIN: the parser marks the session (statementParser.adjust). The
+// engine plans a single-table UPDATE or DELETE with a short list of
+// batches that leaves post-analysis rules out, so the rule also runs as
+// explainMax1RowRule, among the rules every statement passes
+// (onEveryStatement): EXPLAIN FORMAT=TREE UPDATE t ... WHERE pk = 1
+// failed the same way.
+const (
+	setOpMax1RowRule   analyzer.RuleId = 9990
+	explainMax1RowRule analyzer.RuleId = 9944
+)
 
 func clearMax1RowUnderSetOp(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.IsSet(sql.QFlagMax1Row) {

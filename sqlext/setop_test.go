@@ -33,8 +33,9 @@ func TestUnionOfPointLookups(t *testing.T) {
 
 // TestExplainOfOneRowQueries: EXPLAIN answers its plan, a line a row, for
 // a query the engine marks as returning at most one row (an aggregate
-// without GROUP BY, a primary-key point lookup); it failed with "result
-// max1Row iterator returned more than one row".
+// without GROUP BY, a primary-key point lookup, an UPDATE or DELETE by
+// one); it failed with "result max1Row iterator returned more than one
+// row".
 func TestExplainOfOneRowQueries(t *testing.T) {
 	_, _, db := serve(t)
 	mustExecAll(t, db, "CREATE DATABASE ex", "CREATE TABLE ex.t (id INT PRIMARY KEY, v INT)", "INSERT INTO ex.t VALUES (1, 2), (3, 4)")
@@ -43,6 +44,8 @@ func TestExplainOfOneRowQueries(t *testing.T) {
 		"EXPLAIN PLAN SELECT SUM(v) FROM ex.t WHERE id > 1",
 		"EXPLAIN ANALYZE SELECT COUNT(*) FROM ex.t",
 		"EXPLAIN FORMAT=TREE SELECT v FROM ex.t WHERE id = 1",
+		"EXPLAIN FORMAT=TREE UPDATE ex.t SET v = 5 WHERE id = 1",
+		"EXPLAIN FORMAT=TREE DELETE FROM ex.t WHERE id = 1",
 	} {
 		if rows := queryStrings(t, db, q); len(rows) < 2 {
 			t.Errorf("%s: %v", q, rows)
