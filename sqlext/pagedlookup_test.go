@@ -1,6 +1,10 @@
 package sqlext_test
 
-import "testing"
+import (
+	"database/sql"
+	"fmt"
+	"testing"
+)
 
 // BenchmarkExistsByIndex counts the rows of o with a row in l, found by
 // l's index on k, whose first row for each key meets the condition.
@@ -19,8 +23,20 @@ func BenchmarkExistsByIndex(b *testing.B) {
 //
 //	go test -tags openblas -run '^$' -bench RangeLookup -count 6 ./sqlext
 func BenchmarkRangeLookup(b *testing.B) {
+	benchRanges(b, "SELECT SUM(x) FROM l WHERE id BETWEEN ? AND ?", func(stmt *sql.Stmt, lo, hi int) error {
+		var sum int
+		if err := stmt.QueryRow(lo, hi).Scan(&sum); err != nil || sum <= 0 {
+			return fmt.Errorf("sum %d, %v", sum, err)
+		}
+		return nil
+	})
+}
+
+// benchRanges runs query, prepared, over partialBenchTables, once an
+// iteration, by run with the bounds of a 100-row range of l's keys.
+func benchRanges(b *testing.B, query string, run func(stmt *sql.Stmt, lo, hi int) error) {
 	db := partialBenchTables(b)
-	stmt, err := db.Prepare("SELECT SUM(x) FROM l WHERE id BETWEEN ? AND ?")
+	stmt, err := db.Prepare(query)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -29,9 +45,8 @@ func BenchmarkRangeLookup(b *testing.B) {
 	for b.Loop() {
 		lo := i*97%19800 + 1
 		i++
-		var sum int
-		if err := stmt.QueryRow(lo, lo+99).Scan(&sum); err != nil || sum <= 0 {
-			b.Fatalf("sum %d, %v", sum, err)
+		if err := run(stmt, lo, lo+99); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
