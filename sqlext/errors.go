@@ -444,6 +444,7 @@ func (h *errorHandler) finish(c *mysql.Conn) {
 		s.afterPlanning(false)
 		if s != nil {
 			s.crossDBRename, s.renames = false, nil
+			s.clientText = "" // not kept alive past its statement
 		}
 	}
 }
