@@ -8,11 +8,15 @@ import (
 )
 
 // Some of MySQL's operators the engine's parser reads otherwise, or not
-// at all: || under PIPES_AS_CONCAT (pipes.go) and the INTERVAL(N, N1,
-// ...) function (intervalfunc.go). A statement's text is rewritten
-// before it is parsed (rewriteOperators), keeping where each byte of the
-// rewritten text was in the text written, so that a selected expression
-// is still named as it was written (writtenSelectNames).
+// at all: || under PIPES_AS_CONCAT (pipes.go), the INTERVAL(N, N1, ...)
+// function (intervalfunc.go), and strings under NO_BACKSLASH_ESCAPES
+// (nobackslash.go). A statement's text is rewritten before it is parsed
+// (rewriteOperators), keeping where each byte of the rewritten text was
+// in the text written, so that a selected expression is still named as
+// it was written (writtenSelectNames), and the rest of a text of several
+// statements is handed back as written (writtenRest). A statement the
+// parser refuses is rewritten again (statementParser.rewriteRefused);
+// its rewrite of assignments (@v := e) keeps that map too.
 
 // edit replaces text[from:to] of a statement's text.
 type edit struct {
