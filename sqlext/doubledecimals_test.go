@@ -13,7 +13,8 @@ import (
 // none for FLOOR); one computed from a DOUBLE column or a float literal
 // with all its digits; the binary protocol sends the value. The Go
 // driver reads a DOUBLE as a number, so the text is read with the mariadb
-// client. The answers are MariaDB 10.11's.
+// client. So is the text of such a DOUBLE in CONCAT or CAST AS CHAR. The
+// answers are MariaDB 10.11's.
 func TestDoubleWithFixedDecimals(t *testing.T) {
 	_, addr, db := serve(t)
 	mustExecAll(t, db, "CREATE DATABASE fx", "CREATE TABLE fx.t (id INT PRIMARY KEY, i INT, d DECIMAL(10,2), f DOUBLE)",
@@ -33,6 +34,13 @@ func TestDoubleWithFixedDecimals(t *testing.T) {
 	if got, want := flat(queryStrings(t, db, "SELECT FLOOR('3') / 7 FROM fx.t WHERE id = ?", 1)), "0.42857142857142855"; got != want {
 		t.Errorf("binary protocol: %s, want %s", got, want)
 	}
+	// Written as text inside the statement, such a DOUBLE keeps its
+	// decimals too (CONCAT, CAST AS CHAR); it was written with all its
+	// digits, or none (CONCAT(ROUND(5e0, 2)) was '5').
+	wantAnswers(t, db, "as text", map[string]string{
+		"SELECT CONCAT(ROUND(f * 4.4, 2), ' EUR'), CAST(ROUND(5e0, 2) AS CHAR), CONCAT_WS('-', IFNULL(i, ROUND(f, 1)), FLOOR('3') / 7) FROM fx.t": "11.00 EUR,5.00,7.0-0.4286",
+		"SELECT CONCAT(f), CONCAT(f * 2), CONCAT(1e20) FROM fx.t":                                                                                 "2.5,5,1e20",
+	})
 }
 
 // mariadbText is q's answer as the mariadb client prints it, its values

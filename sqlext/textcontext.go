@@ -1,12 +1,15 @@
 package sqlext
 
 import (
+	"math"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
 )
 
 // The engine holds a DATE as a time.Time, an ENUM as its index and a SET
@@ -47,6 +50,7 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
+	var defs map[sql.ColumnId]sql.Expression // the statement's, read when first needed
 	out, same, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		firstOnly, dates, floats := false, true, false
 		switch x := e.(type) {
@@ -93,7 +97,16 @@ func textArguments(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 				return nil
 			}
 			if (i == 0 || !firstOnly) && (types.IsEnum(t) || types.IsSet(t) || dates && (types.IsDateType(t) || isTimeType(t) || hasFraction(t)) || floats && types.IsFloat(t)) {
-				return &asText{Expression: c}
+				text := &asText{Expression: c}
+				if floats && t.Type() == sqltypes.Float64 {
+					if defs == nil {
+						defs = definitions(n)
+					}
+					if d := decimalsOf(c, defs, 0); d < notFixedDecimals {
+						text.decimals, text.fixed = d, true
+					}
+				}
+				return text
 			}
 			return nil
 		})
@@ -192,9 +205,13 @@ func withOneChild(e sql.Expression, children []sql.Expression, build func(sql.Ex
 	return build(children[0]), nil
 }
 
-// asText is a value written as its type writes it in a result.
+// asText is a value written as its type writes it in a result. A DOUBLE
+// with a fixed number of decimals (decimalsOf) is written with that many,
+// as MySQL writes one: CONCAT(ROUND(5e0, 2), ' EUR') is '5.00 EUR'.
 type asText struct {
 	sql.Expression
+	decimals int  // of a DOUBLE whose decimals are fixed
+	fixed    bool // decimals is set
 }
 
 var (
@@ -211,6 +228,9 @@ func (a *asText) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	}
 	switch f := v.(type) {
 	case float64:
+		if a.fixed && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return fixedDecimalsText(f, a.decimals), nil
+		}
 		return mysqlFloatText(f, 64), nil
 	case float32:
 		return mysqlFloatText(float64(f), 32), nil
@@ -224,7 +244,9 @@ func (a *asText) WithChildren(children ...sql.Expression) (sql.Expression, error
 	if len(children) != 1 {
 		return nil, sql.ErrInvalidChildrenNumber.New(a, len(children), 1)
 	}
-	return &asText{Expression: children[0]}, nil
+	out := *a
+	out.Expression = children[0]
+	return &out, nil
 }
 
 func (a *asText) CollationCoercibility(ctx *sql.Context) (sql.CollationID, byte) {
