@@ -50,12 +50,64 @@ func standardEscapes(ctx context.Context, q string, origin []int) (string, []int
 	return splice(q, origin, edits)
 }
 
+// MySQL keeps the backslash of \% and \_ in a string ('5\%' is three
+// characters), so that a LIKE pattern written 'a\_b%' matches a literal
+// underscore; the engine's parser dropped it, and the pattern matched any
+// character there. escapedWildcards doubles the backslash of each \% and
+// \_ inside a string before the statement is parsed, which the parser
+// reads back as the two characters written. A text rewritten so reads
+// alike when rewritten again (a view's or routine's, kept rewritten).
+func escapedWildcards(ctx context.Context, q string, origin []int) (string, []int) {
+	if !strings.Contains(q, `\%`) && !strings.Contains(q, `\_`) {
+		return q, origin
+	}
+	ansiQuotes := false
+	if sctx, ok := ctx.(*sql.Context); ok && sctx.Session != nil {
+		if noBackslashEscapes(sctx) {
+			return q, origin // standardEscapes doubled every backslash
+		}
+		ansiQuotes = sqlMode(sctx).ModeEnabled("ANSI_QUOTES")
+	}
+	var edits []edit
+	forEachString(q, ansiQuotes, false, func(from, to int) {
+		for j := from; j < to; j++ {
+			if q[j] != '\\' {
+				continue
+			}
+			if j+1 < to && (q[j+1] == '%' || q[j+1] == '_') {
+				edits = append(edits, edit{from: j, to: j + 1, text: `\\`})
+			}
+			j++ // the escaped character
+		}
+	})
+	if len(edits) == 0 {
+		return q, origin
+	}
+	return splice(q, origin, edits)
+}
+
 // literalBackslashes are the edits doubling each backslash inside a
 // quoted string of q, read as MySQL reads it under NO_BACKSLASH_ESCAPES:
 // a string ends at a quote that is not doubled. Under ANSI_QUOTES a
 // double-quoted text names something, and is left alone.
 func literalBackslashes(q string, ansiQuotes bool) []edit {
 	var edits []edit
+	forEachString(q, ansiQuotes, true, func(from, to int) {
+		for k := from; k < to; k++ {
+			if q[k] == '\\' {
+				edits = append(edits, edit{from: k, to: k + 1, text: `\\`})
+			}
+		}
+	})
+	return edits
+}
+
+// forEachString calls body with the bounds of the inside of each quoted
+// string of q, in order, skipping comments and quoted names (double
+// quotes name under ANSI_QUOTES). Strings are read as MySQL reads them
+// under NO_BACKSLASH_ESCAPES when noEscapes is set (a string ends at a
+// quote that is not doubled), else with backslash escapes.
+func forEachString(q string, ansiQuotes, noEscapes bool, body func(from, to int)) {
 	for i := 0; i < len(q); {
 		c := q[i]
 		switch {
@@ -73,17 +125,15 @@ func literalBackslashes(q string, ansiQuotes bool) []edit {
 			i = doubledQuoteEnd(q, i)
 		case c == '\'' || c == '"':
 			end := doubledQuoteEnd(q, i)
-			for k := i + 1; k < end; k++ {
-				if q[k] == '\\' {
-					edits = append(edits, edit{from: k, to: k + 1, text: `\\`})
-				}
+			if !noEscapes {
+				end = quotedEnd(q, i)
 			}
+			body(i+1, max(end-1, i+1))
 			i = end
 		default:
 			i++
 		}
 	}
-	return edits
 }
 
 // doubledQuoteEnd is the index just past the quoted text that starts at

@@ -95,7 +95,7 @@ func TestNoBackslashEscapes(t *testing.T) {
 // TestLikeEscapes: LIKE's ESCAPE as MySQL reads it (MariaDB 10.11
 // answers alike): an empty escape is '\', one of two characters is error
 // 1210, and a pattern ending in its escape character matches that
-// character.
+// character; a string keeps the backslash of \% and \_.
 func TestLikeEscapes(t *testing.T) {
 	db := inDatabase(t, "le",
 		"CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), p VARCHAR(20))",
@@ -109,4 +109,15 @@ func TestLikeEscapes(t *testing.T) {
 	})
 	_, err := db.Exec("SELECT 'a' LIKE 'a' ESCAPE 'ab'")
 	wantMySQLMessage(t, "ESCAPE 'ab'", err, 1210, "HY000", "Incorrect arguments to ESCAPE")
+	// A string keeps the backslash of \% and \_, as MySQL's does, so
+	// that LIKE 'ab\_c' matches a literal underscore; the parser dropped
+	// it, and the pattern matched any character there.
+	mustExecAll(t, db, "CREATE TABLE u (id INT PRIMARY KEY, s VARCHAR(10))",
+		"INSERT INTO u VALUES (1, 'ab_c'), (2, 'abxc'), (3, '5%'), (4, '5x')",
+		`CREATE VIEW v AS SELECT id FROM u WHERE s LIKE 'ab\_c' OR s LIKE '5\%'`)
+	wantAnswers(t, db, "escaped wildcards", map[string]string{
+		`SELECT '5\%', LENGTH('a\_b'), 'ab_c' LIKE 'ab\_c', 'abxc' LIKE 'ab\_c', 'a\\%', 'it''s\_'`: `5\%,4,1,0,a\%,it's\_`,
+		`SELECT GROUP_CONCAT(id ORDER BY id) FROM u WHERE s LIKE 'ab\_c' OR s LIKE '5\%'`:           "1,3",
+		`SELECT GROUP_CONCAT(id ORDER BY id) FROM v`:                                                "1,3",
+	})
 }

@@ -9,8 +9,8 @@ import (
 
 // Some of MySQL's operators the engine's parser reads otherwise, or not
 // at all: || under PIPES_AS_CONCAT (pipes.go), the INTERVAL(N, N1, ...)
-// function (intervalfunc.go), and strings under NO_BACKSLASH_ESCAPES
-// (nobackslash.go). A statement's text is rewritten before it is parsed
+// function (intervalfunc.go), strings under NO_BACKSLASH_ESCAPES and
+// the \% and \_ of a string (nobackslash.go). A statement's text is rewritten before it is parsed
 // (rewriteOperators), keeping where each byte of the rewritten text was
 // in the text written, so that a selected expression is still named as
 // it was written (writtenSelectNames), and the rest of a text of several
@@ -29,6 +29,7 @@ type edit struct {
 // nil when nothing was rewritten.
 func rewriteOperators(ctx context.Context, q string) (string, []int) {
 	q, origin := standardEscapes(ctx, q, nil)
+	q, origin = escapedWildcards(ctx, q, origin)
 	if edits := intervalCalls(q); len(edits) > 0 {
 		q, origin = splice(q, origin, edits)
 	}
