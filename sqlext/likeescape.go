@@ -146,13 +146,9 @@ func (l *likePart) escapeChar(ctx *sql.Context, row sql.Row) (rune, error) {
 	if err != nil || v == nil {
 		return '\\', err
 	}
-	s, ok := v.(string)
-	if !ok {
-		c, _, err := types.LongText.Convert(ctx, v)
-		if err != nil {
-			return 0, err
-		}
-		s, _ = c.(string)
+	s, err := textValue(ctx, v)
+	if err != nil {
+		return 0, err
 	}
 	switch utf8.RuneCountInString(s) {
 	case 0:
@@ -178,21 +174,31 @@ func (l *likePart) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || v == nil {
 		return nil, err
 	}
-	if v, err = sql.UnwrapAny(ctx, v); err != nil {
+	p, err := textValue(ctx, v)
+	if err != nil {
 		return nil, err
-	}
-	p, ok := v.(string)
-	if !ok {
-		c, _, err := types.LongText.Convert(ctx, v)
-		if err != nil {
-			return nil, err
-		}
-		p, _ = c.(string)
 	}
 	if esc == noLikeEscape {
 		return p, nil
 	}
 	return withLastEscapeMatched(p, esc), nil
+}
+
+// textValue is v, not NULL, as text.
+func textValue(ctx *sql.Context, v any) (string, error) {
+	v, err := sql.UnwrapAny(ctx, v)
+	if err != nil {
+		return "", err
+	}
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	c, _, err := types.LongText.Convert(ctx, v)
+	if err != nil {
+		return "", err
+	}
+	s, _ := c.(string)
+	return s, nil
 }
 
 // withLastEscapeMatched is pattern p, where a last escape character that

@@ -115,9 +115,9 @@ func collatedFields(fields sql.SortFields) []*collatedText {
 }
 
 // keyedSort reads every row of child, keys each once by fields, and
-// passes on the first limit rows in key order (all when limit < 0).
-func keyedSort(ctx *sql.Context, b sql.NodeExecBuilder, child sql.Node, fields sql.SortFields, limit int64, row sql.Row) (sql.RowIter, error) {
-	texts := collatedFields(fields)
+// passes on the first limit rows in key order (all when limit < 0);
+// texts are collatedFields(fields).
+func keyedSort(ctx *sql.Context, b sql.NodeExecBuilder, child sql.Node, fields sql.SortFields, texts []*collatedText, limit int64, row sql.Row) (sql.RowIter, error) {
 	iter, err := b.Build(ctx, child, row)
 	if err != nil {
 		return nil, err
@@ -211,8 +211,8 @@ func keyLess(ctx *sql.Context, fields sql.SortFields, texts []*collatedText, a, 
 func sortByKeys(ctx *sql.Context, b sql.NodeExecBuilder, n sql.Node, row sql.Row) (sql.RowIter, error) {
 	switch n := n.(type) {
 	case *plan.Sort:
-		if changesByCall(n.SortFields) || collatedFields(n.SortFields) != nil {
-			return keyedSort(ctx, b, n.Child, n.SortFields, -1, row)
+		if texts := collatedFields(n.SortFields); texts != nil || changesByCall(n.SortFields) {
+			return keyedSort(ctx, b, n.Child, n.SortFields, texts, -1, row)
 		}
 	case *plan.TopN:
 		if !n.CalcFoundRows && changesByCall(n.Fields) {
@@ -224,7 +224,7 @@ func sortByKeys(ctx *sql.Context, b sql.NodeExecBuilder, n sql.Node, row sql.Row
 			if err != nil {
 				return nil, err
 			}
-			return keyedSort(ctx, b, n.Child, n.Fields, limit, row)
+			return keyedSort(ctx, b, n.Child, n.Fields, collatedFields(n.Fields), limit, row)
 		}
 	}
 	return nil, nil
