@@ -16,7 +16,12 @@ import (
 // name (%W). The result is a DATETIME when the format names both date and
 // time parts, a DATE for date parts only, a TIME for time parts only (a
 // format that is not a constant gives a DATETIME); text that does not
-// match is NULL with warning 1411.
+// match is NULL with warning 1411. A week and a weekday name a date as
+// MySQL reads them: %U and %u count weeks in a %Y year from its first
+// Sunday or Monday, %V and %v in a %X or %x year (the year a week
+// belongs to), and %W, %a or %w give the day within the week. This is
+// how BI tools group by week: STR_TO_DATE(CONCAT(YEARWEEK(d), ' Sunday'),
+// '%X%V %W').
 
 // erWrongValueForFunction is MySQL's ER_WRONG_VALUE_FOR_TYPE, "Incorrect
 // datetime value: 'x' for function str_to_date".
@@ -71,6 +76,16 @@ type dateReading struct {
 	year, month, day, yday     int
 	hour, minute, second, usec int
 	pm, twelve, hasPM          bool
+	// week is the week read by %U, %u, %V or %v, -1 when none was;
+	// weekday is 1 (Monday) to 7 (Sunday), 0 when none was read.
+	week, weekday int
+	// sundayFirst: the week read starts on Sunday (%U, %V); strictWeek:
+	// it counts in a week-based year (%V, %v), which %X or %x gives as
+	// weekYear (-1 when neither was read), starting on Sunday when
+	// weekYearSunday.
+	sundayFirst, strictWeek bool
+	weekYear                int
+	weekYearSunday          bool
 }
 
 func strToDate(ctx *sql.Context, v []any) (any, error) {
@@ -108,11 +123,53 @@ func strToDate(ctx *sql.Context, v []any) (any, error) {
 		t := time.Date(r.year, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.yday-1)
 		r.month, r.day = int(t.Month()), t.Day()
 	}
+	if r.week >= 0 && r.weekday > 0 && !r.dateOfWeek() {
+		ctx.Warn(erWrongValueForFunction, "Incorrect datetime value: '%s' for function str_to_date", str)
+		return nil, nil
+	}
 	if r.month < 1 || r.month > 12 || r.day < 1 || r.day > daysIn(r.year, r.month) || r.hour > 23 || r.minute > 59 || r.second > 59 {
 		ctx.Warn(erWrongValueForFunction, "Incorrect datetime value: '%s' for function str_to_date", str)
 		return nil, nil
 	}
 	return time.Date(r.year, time.Month(r.month), r.day, r.hour, r.minute, r.second, r.usec*1000, time.UTC), nil
+}
+
+// dateOfWeek sets the date from the week and weekday read, as MySQL
+// does: %V and %v need %X and %x (of the same first day), %U and %u a
+// plain year. Week 1 of a Sunday-first count holds the year's first
+// Sunday; of a Monday-first one, the first week with four days in the
+// year.
+func (r *dateReading) dateOfWeek() bool {
+	if r.strictWeek && (r.weekYear < 0 || r.weekYearSunday != r.sundayFirst) || !r.strictWeek && r.weekYear >= 0 {
+		return false
+	}
+	year := r.year
+	if r.strictWeek {
+		year = r.weekYear
+	}
+	jan1 := time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)
+	var days int
+	if r.sundayFirst {
+		first := int(jan1.Weekday()) // 0 is Sunday
+		if first != 0 {
+			days = 7 - first
+		}
+		days += (r.week-1)*7 + r.weekday%7
+	} else {
+		first := (int(jan1.Weekday()) + 6) % 7 // 0 is Monday
+		if first > 3 {
+			days = 7 - first
+		} else {
+			days = -first
+		}
+		days += (r.week-1)*7 + r.weekday - 1
+	}
+	t := jan1.AddDate(0, 0, days)
+	if t.Year() < 0 || t.Year() > 9999 {
+		return false
+	}
+	r.year, r.month, r.day = t.Year(), int(t.Month()), t.Day()
+	return true
 }
 
 func daysIn(year, month int) int {
@@ -122,7 +179,7 @@ func daysIn(year, month int) int {
 // readDate matches str against format; text after the last specifier is
 // left unread, as MySQL leaves it (with a warning there).
 func readDate(str, format string) (dateReading, bool) {
-	var r dateReading
+	r := dateReading{week: -1, weekYear: -1}
 	s := str
 	for i := 0; i < len(format); i++ {
 		c := format[i]
@@ -197,7 +254,20 @@ func readDate(str, format string) (dateReading, bool) {
 		case 'M', 'b':
 			r.month, s, ok = readName(s, months, format[i] == 'b')
 		case 'W', 'a':
-			_, s, ok = readName(s, weekdays, format[i] == 'a')
+			r.weekday, s, ok = readName(s, weekdays, format[i] == 'a')
+		case 'w':
+			if r.weekday, s, ok = readInt(s, 1); ok && r.weekday > 6 {
+				ok = false
+			} else if r.weekday == 0 {
+				r.weekday = 7
+			}
+		case 'U', 'u', 'V', 'v':
+			r.week, s, ok = readInt(s, 2)
+			r.sundayFirst = format[i] == 'U' || format[i] == 'V'
+			r.strictWeek = format[i] == 'V' || format[i] == 'v'
+		case 'X', 'x':
+			r.weekYear, s, ok = readInt(s, 4)
+			r.weekYearSunday = format[i] == 'X'
 		case '%':
 			ok = strings.HasPrefix(s, "%")
 			if ok {
