@@ -15,7 +15,7 @@ import (
 // keyword and keeps the string, so DATE'2024-01-15' + INTERVAL 1 DAY
 // answered text and the result column was text. Every statement that has
 // such a literal is read with each one written as a CAST of its value to
-// its type (rewriteTypedLiterals), which the engine types as MySQL types
+// its type (typedLiteralEdits), which the engine types as MySQL types
 // the literal; a literal that is not a value of its type is MySQL's
 // error 1525, raised when the statement is bound (badLiteralFunction).
 
@@ -52,38 +52,27 @@ func hasTypedLiteralWord(q string) bool {
 	return false
 }
 
-// rewriteTypedLiterals writes each typed literal of q as a CAST of its
+// typedLiteralEdits writes each typed literal of q as a CAST of its
 // value to its type, or as a call of badLiteralFunc when the text is not
-// a value of the type, and reports whether it found any.
-func rewriteTypedLiterals(q string) (string, bool) {
+// a value of the type.
+func typedLiteralEdits(q string) []edit {
 	if !hasTypedLiteralWord(q) {
-		return q, false
+		return nil
 	}
 	toks := sqlTokens(q)
-	var b strings.Builder
-	last := 0
+	var edits []edit
 	for i := 0; i+1 < len(toks); i++ {
 		kw, str := toks[i], toks[i+1]
 		if !kw.word || len(str.text) < 2 || str.text[0] != '\'' && str.text[0] != '"' || strings.Contains(str.text, `\`) {
 			continue
 		}
-		var replacement string
 		switch kind := strings.ToUpper(kw.text); kind {
 		case "DATE", "TIME", "TIMESTAMP":
-			replacement = typedLiteral(kind, unquote(str.text))
-		default:
-			continue
+			edits = append(edits, edit{from: kw.start, to: str.end, text: typedLiteral(kind, unquote(str.text))})
+			i++
 		}
-		b.WriteString(q[last:kw.start])
-		b.WriteString(replacement)
-		last = str.end
-		i++
 	}
-	if last == 0 {
-		return q, false
-	}
-	b.WriteString(q[last:])
-	return b.String(), true
+	return edits
 }
 
 // typedLiteral is the text a typed literal is read as: a CAST of its

@@ -131,7 +131,16 @@ func (sp statementParser) checkRoutine(ctx context.Context, query string) func(*
 // SHOW COLLATION as a SELECT under MySQL's column names
 // (showcollation.go).
 func rewriteParsable(query string) string {
-	query, _ = rewriteTypedLiterals(query)
+	if edits := typedLiteralEdits(query); len(edits) > 0 {
+		query, _ = splice(query, nil, edits)
+	}
+	return showCollationRewritten(query)
+}
+
+// showCollationRewritten is query, or the SELECT that SHOW COLLATION is
+// read as. The server's statements take the rest of rewriteParsable's
+// rewrites in rewriteOperators, which keeps where each byte was written.
+func showCollationRewritten(query string) string {
 	if r, ok := rewriteShowCollation(query); ok {
 		return r
 	}
@@ -139,7 +148,7 @@ func rewriteParsable(query string) string {
 }
 
 func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
-	query = rewriteParsable(query)
+	query = showCollationRewritten(query)
 	written := query
 	query, origin := rewriteOperators(ctx, query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
@@ -166,7 +175,7 @@ func (sp statementParser) Parse(ctx *sql.Context, query string, multi bool) (ast
 }
 
 func (sp statementParser) ParseWithOptions(ctx context.Context, query string, delim rune, multi bool, opts ast.ParserOptions) (ast.Statement, string, string, error) {
-	query = rewriteParsable(query)
+	query = showCollationRewritten(query)
 	written := query
 	query, origin := rewriteOperators(ctx, query)
 	if st, pre, rest, ok, err := parseProcedure(query, func(q string) (ast.Statement, string, string, error) {
@@ -193,7 +202,7 @@ func (sp statementParser) ParseWithOptions(ctx context.Context, query string, de
 }
 
 func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string, opts ast.ParserOptions) (ast.Statement, int, error) {
-	query = rewriteParsable(query)
+	query = showCollationRewritten(query)
 	written := query
 	query, origin := rewriteOperators(ctx, query)
 	if st, n, ok, err := parseOneProcedure(query, func(q string) (ast.Statement, int, error) {

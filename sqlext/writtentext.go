@@ -9,7 +9,8 @@ import (
 
 // Some of MySQL's operators the engine's parser reads otherwise, or not
 // at all: || under PIPES_AS_CONCAT (pipes.go), the INTERVAL(N, N1, ...)
-// function (intervalfunc.go), strings under NO_BACKSLASH_ESCAPES and
+// function (intervalfunc.go), ODBC's escapes {d '...'} and {fn f(x)}
+// (odbcescapes.go), typed literals DATE '...' (literals.go), strings under NO_BACKSLASH_ESCAPES and
 // the \% and \_ of a string (nobackslash.go). A statement's text is rewritten before it is parsed
 // (rewriteOperators), keeping where each byte of the rewritten text was
 // in the text written, so that a selected expression is still named as
@@ -31,6 +32,12 @@ func rewriteOperators(ctx context.Context, q string) (string, []int) {
 	q, origin := standardEscapes(ctx, q, nil)
 	q, origin = escapedWildcards(ctx, q, origin)
 	if edits := intervalCalls(q); len(edits) > 0 {
+		q, origin = splice(q, origin, edits)
+	}
+	if edits := odbcEscapes(q); len(edits) > 0 {
+		q, origin = splice(q, origin, edits)
+	}
+	if edits := typedLiteralEdits(q); len(edits) > 0 {
 		q, origin = splice(q, origin, edits)
 	}
 	return pipesAsConcat(ctx, q, origin)
@@ -106,6 +113,7 @@ func writtenSelectNames(st ast.Statement, q, written string, origin []int) {
 			if from >= to || to > len(written) {
 				return true, nil
 			}
+			from, to = escapedSpan(written, from, to)
 			name = written[from:to]
 		}
 		if name == q[ae.StartParsePos:ae.EndParsePos] {
