@@ -54,3 +54,21 @@ func TestJSONColumnNames(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONDatesAndTimes: a date or time put in a JSON document is
+// written as MySQL writes it, a DATETIME or TIME with six fractional
+// digits (MySQL's manual: JSON_ARRAY(1, "abc", NULL, TRUE, CURTIME())
+// is [1, "abc", null, true, "11:30:24.000000"]); the engine wrote a
+// DATETIME as 2023-01-01T10:00:00Z. MariaDB, which keeps JSON as text,
+// writes no fraction.
+func TestJSONDatesAndTimes(t *testing.T) {
+	db := inDatabase(t, "jt",
+		"CREATE TABLE e (id INT PRIMARY KEY, at DATETIME, day DATE, ms DATETIME(3), clock TIME, ts TIMESTAMP)",
+		"INSERT INTO e VALUES (1, '2023-01-01 10:00:00', '2023-01-03', '2023-01-01 10:00:00.5', '-01:02:03', '2023-01-01 10:00:00')")
+	wantAnswers(t, db, "JSON of dates and times", map[string]string{
+		"SELECT JSON_ARRAY(at, day, ms, clock, ts) FROM e":                                                                 `["2023-01-01 10:00:00.000000", "2023-01-03", "2023-01-01 10:00:00.500000", "-01:02:03.000000", "2023-01-01 10:00:00.000000"]`,
+		"SELECT JSON_OBJECT('at', at), JSON_ARRAYAGG(day), JSON_OBJECTAGG(id, ms) FROM e":                                  `{"at": "2023-01-01 10:00:00.000000"},["2023-01-03"],{"1": "2023-01-01 10:00:00.500000"}`,
+		"SELECT CAST(at AS JSON), JSON_TYPE(CAST(day AS JSON)), JSON_UNQUOTE(JSON_EXTRACT(JSON_ARRAY(at), '$[0]')) FROM e": `"2023-01-01 10:00:00.000000",STRING,2023-01-01 10:00:00.000000`,
+		"SELECT JSON_ARRAY(CAST('10:00:00' AS TIME), DATE '2020-01-02', TIMESTAMP '2020-01-02 03:04:05.25')":               `["10:00:00.000000", "2020-01-02", "2020-01-02 03:04:05.250000"]`,
+	})
+}
