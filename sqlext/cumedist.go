@@ -6,7 +6,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
-	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation/window"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
@@ -36,12 +35,12 @@ func cumeDistAsPercentRank(st ast.Statement) {
 	}, st)
 }
 
-// percentRankFunction is the engine's PERCENT_RANK(), and CUME_DIST for
-// PERCENT_RANK(cumeDistMarker).
+// percentRankFunction is the engine's PERCENT_RANK(), its peers told by
+// type (peers.go), and CUME_DIST for PERCENT_RANK(cumeDistMarker).
 var percentRankFunction = sql.FunctionN{Name: "percent_rank", Fn: func(args ...sql.Expression) (sql.Expression, error) {
 	switch {
 	case len(args) == 0:
-		return window.NewPercentRank(), nil
+		return wrapRanked(window.NewPercentRank())
 	case len(args) == 1 && literalText(args[0]) == cumeDistMarker:
 		return &cumeDist{PercentRank: window.NewPercentRank().(*window.PercentRank)}, nil
 	}
@@ -117,7 +116,7 @@ var _ sql.WindowFunction = (*cumeDistFunction)(nil)
 func (f *cumeDistFunction) Dispose() {}
 
 func (f *cumeDistFunction) DefaultFramer() sql.WindowFramer {
-	return aggregation.NewPeerGroupFramer(f.orderBy)
+	return &peerFramer{order: f.orderBy, peersOnly: true}
 }
 
 func (f *cumeDistFunction) StartPartition(_ *sql.Context, partition sql.WindowInterval, _ sql.WindowBuffer) error {

@@ -604,8 +604,8 @@ func addTimeFunction(name string, sign int64) sql.Function {
 }
 
 // timestampFunction is TIMESTAMP(d), d as a DATETIME (the engine's kept
-// a DATE a DATE: 2024-01-15 where MySQL gives 2024-01-15 00:00:00), and
-// TIMESTAMP(d, t), a DATETIME whatever d is.
+// a DATE a DATE: 2024-01-15 where MySQL gives 2024-01-15 00:00:00, and
+// text text), and TIMESTAMP(d, t), a DATETIME whatever d is.
 var timestampFunction = sql.FunctionN{Name: "timestamp", Fn: func(args ...sql.Expression) (sql.Expression, error) {
 	if len(args) == 1 && types.IsDateType(args[0].Type()) {
 		return expression.NewConvert(args[0], expression.ConvertToDatetime), nil
@@ -613,6 +613,20 @@ var timestampFunction = sql.FunctionN{Name: "timestamp", Fn: func(args ...sql.Ex
 	if len(args) == 1 && isTimeType(args[0].Type()) {
 		// Today at that time (timesOnToday), with the TIME's digits.
 		return expression.NewConvertWithLengthAndScale(args[0], expression.ConvertToDatetime, fractionDigits(args[0].Type()), 0), nil
+	}
+	if len(args) == 1 {
+		// Text or a number read as a date and time, a DATETIME with the
+		// digits a literal has, six for other text (the engine's kept
+		// the text).
+		typeOf := func(args []sql.Expression) sql.Type {
+			return types.MustCreateDatetimeType(sqltypes.Datetime, timeArgDigits(args[0]))
+		}
+		return scalar("timestamp", 1, 1, typeOf, func(ctx *sql.Context, v []any) (any, error) {
+			if t, ok := dateOf(ctx, v[0]); ok {
+				return t, nil
+			}
+			return nil, nil
+		}).Fn(args...)
 	}
 	if len(args) != 2 {
 		return function.NewDatetime(args...)
@@ -977,3 +991,45 @@ func (n *numberDateText) CollationCoercibility(ctx *sql.Context) (sql.CollationI
 }
 
 func (n *numberDateText) String() string { return n.Expression.String() }
+
+// unixTimestampFunction is the engine's UNIX_TIMESTAMP, an integer for
+// a date, or a DATETIME or TIMESTAMP without fractional seconds, as in
+// MySQL: the engine typed it DECIMAL(19,0) for those.
+var unixTimestampFunction = sql.FunctionN{Name: "unix_timestamp", Fn: newUnixTimestamp}
+
+func newUnixTimestamp(args ...sql.Expression) (sql.Expression, error) {
+	e, err := function.NewUnixTimestamp(args...)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := e.Type().(sql.DecimalType); ok && d.Scale() == 0 {
+		return &wholeUnixTimestamp{Expression: e}, nil
+	}
+	return e, nil
+}
+
+// wholeUnixTimestamp is a UNIX_TIMESTAMP of whole seconds.
+type wholeUnixTimestamp struct {
+	sql.Expression
+}
+
+var _ sql.FunctionExpression = (*wholeUnixTimestamp)(nil)
+
+func (w *wholeUnixTimestamp) Type() sql.Type       { return types.Int64 }
+func (w *wholeUnixTimestamp) FunctionName() string { return "unix_timestamp" }
+func (w *wholeUnixTimestamp) Description() string {
+	return "returns the Unix timestamp of a date and time."
+}
+func (w *wholeUnixTimestamp) Children() []sql.Expression { return w.Expression.Children() }
+
+func (w *wholeUnixTimestamp) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	return newUnixTimestamp(children...)
+}
+
+func (w *wholeUnixTimestamp) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := w.Expression.Eval(ctx, row)
+	if d, ok := v.(decimal.Decimal); ok {
+		return d.IntPart(), err
+	}
+	return v, err
+}

@@ -44,7 +44,10 @@ var mysqlFunctions = []sql.Function{
 	findInSetFunction,
 	soundexFunction,
 	formatFunction,
-	percentRankFunction, // and CUME_DIST (cumedist.go)
+	percentRankFunction,   // and CUME_DIST (cumedist.go)
+	rankFunctionByType,    // peers.go
+	unixTimestampFunction, // datetime.go
+	denseRankFunctionByType,
 	timeCastFunction,    // CAST(x AS TIME(n)) (timecast.go)
 	unionColumnFunction, // a column of a set operation (uniontypes.go)
 	scalar("truncate", 2, 2, truncateType, truncateNumber),

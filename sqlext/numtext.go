@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -74,6 +75,8 @@ func (r textReader) read(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 				return e, transform.SameTree, nil
 			}
 			return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression { return r.onEval(c) })
+		case *expression.BitOp:
+			return replaceChildren(e, func(_ int, c sql.Expression) sql.Expression { return asMemberNumber(c) })
 		case sql.FunctionExpression:
 			return onDoubleArguments(x, r.asDouble)
 		}
@@ -201,10 +204,70 @@ func (r textReader) now(e sql.Expression) sql.Expression {
 // already. Arithmetic reads even a literal so: the engine names a
 // result column after its operands.
 func (r textReader) onEval(e sql.Expression) sql.Expression {
-	if _, ok := e.(*numericPrefix); ok || !types.IsTextOnly(e.Type()) {
+	if _, ok := e.(*numericPrefix); ok {
+		return nil
+	}
+	if m := asMemberNumber(e); m != nil {
+		return m
+	}
+	if !types.IsTextOnly(e.Type()) {
 		return nil
 	}
 	return &numericPrefix{Expression: e, strict: r.strict}
+}
+
+// asMemberNumber is e, an ENUM or SET, read as a number; nil for any
+// other e.
+func asMemberNumber(e sql.Expression) sql.Expression {
+	switch e.Type().(type) {
+	case sql.EnumType, sql.SetType:
+		return &memberNumber{Expression: e}
+	}
+	return nil
+}
+
+// memberNumber is an ENUM or SET read as a number, as MySQL reads one in
+// arithmetic: an ENUM's value as its position in the list of members,
+// from 1, a SET's as the bits of its members. The engine read both as
+// DOUBLEs, so that tier + 0 was 2.0 where MySQL answers 2.
+type memberNumber struct {
+	sql.Expression
+}
+
+func (m *memberNumber) Type() sql.Type {
+	if s, ok := m.Expression.Type().(sql.SetType); ok && s.NumberOfElements() == 64 {
+		return types.Uint64
+	}
+	return types.Int64
+}
+
+func (m *memberNumber) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	v, err := m.Expression.Eval(ctx, row)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if v, _, err = m.Expression.Type().Convert(ctx, v); err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case uint16:
+		return int64(x), nil
+	case uint64:
+		if m.Type() == types.Uint64 {
+			return x, nil
+		}
+		return int64(x), nil
+	}
+	return nil, fmt.Errorf("sqlext: %T as a member's number", v)
+}
+
+func (m *memberNumber) Children() []sql.Expression { return []sql.Expression{m.Expression} }
+
+func (m *memberNumber) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(m, len(children), 1)
+	}
+	return &memberNumber{Expression: children[0]}, nil
 }
 
 // asDouble is a text or binary string argument of a function of

@@ -145,3 +145,23 @@ func TestNumericFunctionsOfText(t *testing.T) {
 	mustExec(t, db, "SET sql_mode = 'STRICT_TRANS_TABLES'")
 	wantRefused(t, db, refusal{"UPDATE t SET f = SQRT('4x') WHERE id = 1", 1292})
 }
+
+// TestEnumAndSetArithmetic: an ENUM or SET in arithmetic is a number, an
+// ENUM its member's position and a SET the bits of its members, and the
+// result an integer, as MariaDB 10.11 answers; the engine made each a
+// DOUBLE (tier + 0 was 2.0). UNIX_TIMESTAMP of a date, or of a DATETIME
+// without fractional digits, is an integer too, where the engine made it
+// a DECIMAL.
+func TestEnumAndSetArithmetic(t *testing.T) {
+	db := inDatabase(t, "es",
+		"CREATE TABLE c (id INT PRIMARY KEY, tier ENUM('free','pro','ent'), flags SET('a','b','c'), at DATETIME, ms DATETIME(2), day DATE)",
+		"INSERT INTO c VALUES (1, 'pro', 'a,b', '2023-01-01 10:00:00', '2023-01-01 10:00:00.5', '2023-01-03'), (2, NULL, NULL, NULL, NULL, NULL)")
+	wantAnswers(t, db, "ENUM and SET as numbers", map[string]string{
+		"SELECT tier + 0, flags + 0, tier * 2, tier - 5, -tier, tier DIV 2, tier % 2, flags | 4, flags & 2, tier << 1 FROM c ORDER BY id": "2,3,4,-3,-2,1,0,7,2,4;NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL",
+		"SELECT tier / 2, tier = 2, tier = 'pro', SUM(tier + 0) FROM c WHERE id = 1 GROUP BY tier":                                        "1.0000,1,1,2",
+		"SELECT UNIX_TIMESTAMP(at), UNIX_TIMESTAMP(day), UNIX_TIMESTAMP(ms), UNIX_TIMESTAMP('2015-11-13 10:20:19') FROM c WHERE id = 1":   "1672567200,1672704000,1672567200.50,1447410019",
+	})
+	if got, want := columnTypes(t, db, "SELECT tier + 0, flags + 0, UNIX_TIMESTAMP(at), UNIX_TIMESTAMP(day), UNIX_TIMESTAMP(ms) FROM c"), "BIGINT BIGINT BIGINT BIGINT DECIMAL(19,2)"; got != want {
+		t.Errorf("types %s, want %s", got, want)
+	}
+}

@@ -179,16 +179,18 @@ func (f *peerFramedFunction) DefaultFramer() sql.WindowFramer {
 }
 
 // peerFramer frames each row of a partition from the partition's first
-// row to the last of the row's peers.
+// row to the last of the row's peers, or, peersOnly, the row's peers
+// alone, as the ranking functions take them (peers.go).
 type peerFramer struct {
-	order           []sql.Expression
-	start, end, idx int
-	frameEnd        int
-	partitionSet    bool
+	order                []sql.Expression
+	start, end, idx      int
+	frameStart, frameEnd int
+	peersOnly            bool
+	partitionSet         bool
 }
 
 func (f *peerFramer) NewFramer(in sql.WindowInterval) (sql.WindowFramer, error) {
-	return &peerFramer{order: f.order, start: in.Start, end: in.End, idx: in.Start, frameEnd: in.Start, partitionSet: true}, nil
+	return &peerFramer{order: f.order, start: in.Start, end: in.End, idx: in.Start, frameStart: in.Start, frameEnd: in.Start, peersOnly: f.peersOnly, partitionSet: true}, nil
 }
 
 func (f *peerFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowInterval, error) {
@@ -196,7 +198,7 @@ func (f *peerFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowInt
 		return sql.WindowInterval{}, io.EOF
 	}
 	if f.idx >= f.frameEnd {
-		f.frameEnd = f.idx + 1
+		f.frameStart, f.frameEnd = f.idx, f.idx+1
 		for f.frameEnd < f.end {
 			same, err := f.peers(ctx, buf[f.idx], buf[f.frameEnd])
 			if err != nil {
@@ -238,11 +240,17 @@ func (f *peerFramer) peers(ctx *sql.Context, a, b sql.Row) (bool, error) {
 	return true, nil
 }
 
-func (f *peerFramer) FirstIdx() int { return f.start }
-func (f *peerFramer) LastIdx() int  { return f.frameEnd }
+func (f *peerFramer) FirstIdx() int {
+	if f.peersOnly {
+		return f.frameStart
+	}
+	return f.start
+}
+
+func (f *peerFramer) LastIdx() int { return f.frameEnd }
 
 func (f *peerFramer) Interval() (sql.WindowInterval, error) {
-	return sql.WindowInterval{Start: f.start, End: f.frameEnd}, nil
+	return sql.WindowInterval{Start: f.FirstIdx(), End: f.frameEnd}, nil
 }
 
 // inlineNamedWindows writes each OVER w of sel that names a window of its
