@@ -84,7 +84,7 @@ func init() {
 	onEveryStatement(decimalScaleRule, decimalScales)
 	onEveryStatement(unionRetypeRule, unionTypes)
 	onEveryStatement(recursiveRetypeRule, recursiveTypes)
-	onEveryStatement(derivedTypeRule, derivedTypes)
+	onEveryStatement(derivedTypeRule, derivedTypesAndAggregates)
 	onEveryStatement(rangeRule, checkRange)
 	onEveryStatement(generatedInputRule, generatedInputs)
 	onEveryStatement(jsonNullRule, jsonNulls)

@@ -17,9 +17,43 @@ import (
 // 2024-01-16 00:00:00. derivedTypeRule gives each reference to a
 // column of such a table the type that table's query now has for it.
 //
+// A SUM or AVG over such a column, which the planner made a DOUBLE's
+// for the column's old type, is then made exact as exactSumRule and
+// exactWindowRule make one (SELECT SUM(s) FROM (SELECT SUM(d) s ...) q
+// was 15.5), and the types carried out again for a table derived from
+// that one (derivedTypesAndAggregates).
+//
 // It runs for every statement (onEveryStatement), after exactSumRule and
 // before rangeRule, which types arithmetic over what it retypes.
 const derivedTypeRule analyzer.RuleId = 9974
+
+// maxDerivedDepth bounds how many tables derived from one another carry
+// the types of their aggregates out.
+const maxDerivedDepth = 8
+
+func derivedTypesAndAggregates(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	n, same, err := derivedTypes(ctx, a, n, scope, sel, qf)
+	if err != nil || same {
+		return n, same, err
+	}
+	for range maxDerivedDepth {
+		var sums, windows transform.TreeIdentity
+		if n, sums, err = exactSums(ctx, a, n, scope, sel, qf); err != nil {
+			return nil, transform.SameTree, err
+		}
+		if n, windows, err = exactWindows(ctx, a, n, scope, sel, qf); err != nil {
+			return nil, transform.SameTree, err
+		}
+		if sums && windows {
+			break
+		}
+		var again transform.TreeIdentity
+		if n, again, err = derivedTypes(ctx, a, n, scope, sel, qf); err != nil || again {
+			return n, transform.NewTree, err
+		}
+	}
+	return n, transform.NewTree, nil
+}
 
 func derivedTypes(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	typed := map[sql.ColumnId]sql.Type{}
