@@ -487,12 +487,17 @@ func (h *errorHandler) recovered(err *error) {
 }
 
 func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
+	defer h.diagnose(c, &err) // the error as the client gets it
 	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	h.clientSays(c, query)
+	h.startDiagnostics(c, query)
 	cb = h.flagged(c, cb)
+	if res, ok := h.diagnosis(c, query); ok {
+		return cb(res, false)
+	}
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return withMySQLFloats(cb)(res, false)
@@ -518,12 +523,17 @@ func (h *errorHandler) query(ctx context.Context, c *mysql.Conn, query string, c
 	if !clientMultiStatements(c) {
 		return "", h.ComQuery(ctx, c, query, cb)
 	}
+	defer h.diagnose(c, &err) // the error as the client gets it
 	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	h.clientSays(c, query)
+	h.startDiagnostics(c, query)
 	cb = h.flagged(c, cb)
+	if res, ok := h.diagnosis(c, query); ok {
+		return "", cb(res, false)
+	}
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
 			return "", withMySQLFloats(cb)(res, false)
@@ -578,23 +588,27 @@ func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 }
 
 func (h *errorHandler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p *mysql.PrepareData) (f []*querypb.Field, err error) {
+	defer h.diagnose(c, &err)
 	defer writtenTexts(&err, query)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	h.clientSays(c, query)
+	h.startDiagnostics(c, query)
 	f, err = h.Handler.ComPrepare(ctx, c, query, p)
 	timeFieldDecimals(f) // timewire.go
 	return f, err
 }
 
 func (h *errorHandler) ComStmtExecute(ctx context.Context, c *mysql.Conn, p *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
+	defer h.diagnose(c, &err)
 	defer writtenTexts(&err, p.PrepareStmt)
 	defer h.recovered(&err)
 	defer h.finish(c)
 	defer h.mysqlTexts(c, p.PrepareStmt, &err)
 	cb = withTimeDecimals(cb)
 	h.clientSays(c, p.PrepareStmt)
+	h.startDiagnostics(c, p.PrepareStmt)
 	flagless := cb
 	cb = func(res *sqltypes.Result) error {
 		h.escapesFlag(c)
