@@ -37,11 +37,15 @@ var (
 )
 
 // startDiagnostics empties the diagnostics area for a statement that
-// does not read it.
-func (h *errorHandler) startDiagnostics(c *mysql.Conn, text string) {
-	if s := h.sessionOf(c); s != nil && !readsDiagnostics.MatchString(text) {
+// does not read it, and reports whether text reads it.
+func (h *errorHandler) startDiagnostics(c *mysql.Conn, text string) bool {
+	if readsDiagnostics.MatchString(text) {
+		return true
+	}
+	if s := h.sessionOf(c); s != nil {
 		s.ClearWarnings()
 	}
+	return false
 }
 
 // diagnose puts a failed statement's error in the diagnostics area; err
@@ -56,12 +60,13 @@ func (h *errorHandler) diagnose(c *mysql.Conn, err *error) {
 	}
 }
 
-// diagnosis answers query when it reads the diagnostics area in a way the
+// diagnosis answers query, which reads the diagnostics area
+// (startDiagnostics), when it reads it in a way the
 // engine does not: SHOW ERRORS, SHOW COUNT(*) and a SELECT of
 // @@warning_count and @@error_count. SHOW WARNINGS is the engine's.
 func (h *errorHandler) diagnosis(c *mysql.Conn, query string) (*sqltypes.Result, bool) {
 	s := h.sessionOf(c)
-	if s == nil || !readsDiagnostics.MatchString(query) {
+	if s == nil {
 		return nil, false
 	}
 	// The engine lists the most recent first; MySQL in the order raised.

@@ -493,10 +493,12 @@ func (h *errorHandler) ComQuery(ctx context.Context, c *mysql.Conn, query string
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	h.clientSays(c, query)
-	h.startDiagnostics(c, query)
+	reads := h.startDiagnostics(c, query)
 	cb = h.flagged(c, cb)
-	if res, ok := h.diagnosis(c, query); ok {
-		return cb(res, false)
+	if reads {
+		if res, ok := h.diagnosis(c, query); ok {
+			return cb(res, false)
+		}
 	}
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
@@ -529,10 +531,12 @@ func (h *errorHandler) query(ctx context.Context, c *mysql.Conn, query string, c
 	defer h.finish(c)
 	defer h.mysqlTexts(c, query, &err) // in the database the statement was bound in
 	h.clientSays(c, query)
-	h.startDiagnostics(c, query)
+	reads := h.startDiagnostics(c, query)
 	cb = h.flagged(c, cb)
-	if res, ok := h.diagnosis(c, query); ok {
-		return "", cb(res, false)
+	if reads {
+		if res, ok := h.diagnosis(c, query); ok {
+			return "", cb(res, false)
+		}
 	}
 	if h.fast != nil {
 		if res, ok := h.fast.try(ctx, c, query, nil); ok {
