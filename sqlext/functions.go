@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -32,12 +33,14 @@ var mysqlFunctions = []sql.Function{
 	badLiteralFunction,    // DATE 'x' that is no date (literals.go)
 	bitNotFunction,        // ~x (bitnot.go)
 	intervalFunction,      // INTERVAL(N, N1, ...) (intervalfunc.go)
+	innerArgFunction,      // a subquery's own aggregate (inneraggregates.go)
 	likePatternFunction,   // LIKE's pattern and escape (likeescape.go)
 	benchmarkFunction,     // BENCHMARK(count, expr) (benchmark.go)
 	objectOfPairsFunction, // JSON_OBJECTAGG ... OVER (objectaggwindow.go)
 	nonemptyArrayFunction,
 	likeEscapeFunction,
-	randFunction,      // RAND(N) (rand.go)
+	randFunction, // RAND(N) (rand.go)
+	uuidShortFunction,
 	pad("lpad", true), // strfuncs.go
 	pad("rpad", false),
 	repeatFunction,
@@ -905,3 +908,22 @@ func timeOf(ctx *sql.Context, v any) (time.Time, bool) {
 	t, ok := x.(time.Time)
 	return t, ok
 }
+
+// uuidShortFunction is UUID_SHORT(), which the engine lacked: a BIGINT
+// UNSIGNED unique to the server, made as MySQL makes it, from the server
+// id's low byte (bits 56 to 63), the server's start in seconds (bits 24
+// to 55) and a count of the calls since.
+var uuidShortFunction = scalar("uuid_short", 0, 0, fixedType(types.Uint64), func(ctx *sql.Context, _ []any) (any, error) {
+	serverID := uint64(1)
+	if v, err := ctx.GetSessionVariable(ctx, "server_id"); err == nil {
+		if n, err := int64Of(v); err == nil {
+			serverID = uint64(n)
+		}
+	}
+	return (serverID&255)<<56 + uuidShortStart + uuidShortCalls.Add(1) - 1, nil
+})
+
+var (
+	uuidShortStart = uint64(time.Now().Unix()) << 24
+	uuidShortCalls atomic.Uint64
+)

@@ -102,3 +102,13 @@ func TestTimePartsOfNumbersAndDays(t *testing.T) {
 	wantWarnings(t, db, "SELECT SECOND(1261), HOUR(8395959)",
 		"1292 Incorrect time value: '1261'", "1292 Truncated incorrect time value: '8395959'")
 }
+
+// TestUUIDShort: UUID_SHORT() is an integer that differs at each call,
+// in a row and across rows; the engine had no such function.
+func TestUUIDShort(t *testing.T) {
+	db := inDatabase(t, "us", "CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1), (2), (3)")
+	wantAnswers(t, db, "UUID_SHORT", map[string]string{
+		"SELECT UUID_SHORT() > 0, UUID_SHORT() <> UUID_SHORT(), COUNT(DISTINCT UUID_SHORT()) FROM t": "1,1,3",
+		"SELECT UUID_SHORT() >> 56": "1",
+	})
+}

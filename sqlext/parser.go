@@ -58,6 +58,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	jsonAggregates(st)
 	windowedSelects(st)
 	repeatedAggregates(st)
+	innerAggregates(st)
 	cumeDistAsPercentRank(st)
 	bitNotAsFunction(st)
 	sctx, ok := ctx.(*sql.Context)
