@@ -1,6 +1,8 @@
 package sqlext
 
 import (
+	"strings"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -18,7 +20,8 @@ import (
 // and adds every value as a DOUBLE: AVG of a DECIMAL(10,2) was rounded to
 // 2 places, SUM of a frame of NULLs was 0 and AVG one NaN (a DECIMAL
 // AVG of one failed outright). exactWindowRule swaps each such window
-// function for exactWindow and gives the references to it its type.
+// function for exactWindow and gives the references to it its type, and
+// the references to any other window function the type it has now.
 //
 // It runs for every statement (onEveryStatement), after exactSumRule and
 // before derivedTypeRule and rangeRule, which carry and use its types.
@@ -26,6 +29,11 @@ const exactWindowRule analyzer.RuleId = 9980
 
 func exactWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	typed := map[sql.ColumnId]sql.Type{}
+	// A window function written twice is computed once, under the first
+	// one's column; the planner refers to the second by a column of its
+	// own, which the Window node does not output, named as the function
+	// is. Those references are retyped by name.
+	byName := map[string]sql.Type{}
 	n, same, err := transform.Node(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		w, ok := node.(*plan.Window)
 		if !ok {
@@ -42,6 +50,16 @@ func exactWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 			win, ok := inner.(*exactWindow)
 			if !ok { // not analysed before
 				if win = newExactWindow(inner); win == nil {
+					// Another window function takes its argument's
+					// type, which a rule before may have changed
+					// (LAG(SUM(d)) OVER of an exact SUM).
+					if f, ok := inner.(sql.WindowAdaptableExpression); ok {
+						typed[f.Id()] = f.Type()
+						byName[strings.ToLower(f.String())] = f.Type()
+						if alias != nil {
+							typed[alias.Id()] = f.Type()
+						}
+					}
 					continue
 				}
 				changed = true
@@ -55,6 +73,7 @@ func exactWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 				}
 			}
 			typed[win.Id()] = win.typ
+			byName[strings.ToLower(win.Aggregation.String())] = win.typ
 			if alias != nil {
 				typed[alias.Id()] = win.typ
 			}
@@ -68,7 +87,27 @@ func exactWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scop
 	if err != nil {
 		return n, same, err
 	}
-	return retypeSwapped(n, same, typed)
+	if n, same, err = retypeSwapped(n, same, typed); err != nil || len(byName) == 0 {
+		return n, same, err
+	}
+	out, again, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		gf, ok := e.(*expression.GetField)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		if _, known := typed[gf.Id()]; known {
+			return e, transform.SameTree, nil
+		}
+		t, ok := byName[strings.ToLower(gf.Name())]
+		if !ok || t.Equals(gf.Type()) {
+			return e, transform.SameTree, nil
+		}
+		return retyped(gf, t), transform.NewTree, nil
+	})
+	if again == transform.NewTree {
+		same = transform.NewTree
+	}
+	return out, same, err
 }
 
 // exactWindow is the engine's SUM or AVG window function of a numeric

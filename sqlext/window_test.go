@@ -23,6 +23,15 @@ func TestWindowSumAndAvgAreTypedAsMySQL(t *testing.T) {
 		{"SELECT SUM(f) OVER w, AVG(f) OVER w FROM t WINDOW w AS (PARTITION BY g) ORDER BY id",
 			"1e+20,3.333333333333333e+19;1e+20,3.333333333333333e+19;NULL,NULL;1e+20,3.333333333333333e+19;3.14159,3.14159", "DOUBLE DOUBLE"},
 		{"SELECT s + 1 FROM (SELECT id, SUM(i) OVER (ORDER BY id) s FROM t) q ORDER BY id", "8;5;5;5;2147483652", ""},
+		// A window function written twice is computed once; the second is
+		// typed as the first (its DECIMAL(10,2) had cut 55.245 to 55.25).
+		{"SELECT AVG(d) OVER (PARTITION BY g), d - AVG(d) OVER (PARTITION BY g) FROM t WHERE id < 3 ORDER BY id", "5.875000,6.625000;5.875000,-6.625000", "DECIMAL(14,6) DECIMAL(15,6)"},
+		// Other window functions of an exact SUM take its type (they were
+		// DOUBLEs: 12.5 for 12.50).
+		{"SELECT g, LAG(SUM(d)) OVER (ORDER BY g), MAX(SUM(d)) OVER () FROM t GROUP BY g ORDER BY g",
+			"1,NULL,100000011.74;2,100000011.74,100000011.74;3,NULL,100000011.74", "INT DECIMAL(32,2) DECIMAL(32,2)"},
+		// (A DECIMAL(34,2), one digit more than MariaDB's.)
+		{"SELECT SUM(d) - LAG(SUM(d)) OVER (ORDER BY g) FROM t WHERE g <> 2 GROUP BY g ORDER BY g", "NULL;-100000011.73", ""},
 	}
 	wantTypedAnswers(t, db, cases)
 }
