@@ -49,6 +49,7 @@ var mysqlFunctions = []sql.Function{
 	formatFunction,
 	percentRankFunction,   // and CUME_DIST (cumedist.go)
 	rankFunctionByType,    // peers.go
+	firstValueFunction,    // and NTH_VALUE (nthvalue.go)
 	unixTimestampFunction, // datetime.go
 	denseRankFunctionByType,
 	timeCastFunction,    // CAST(x AS TIME(n)) (timecast.go)

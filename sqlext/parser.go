@@ -60,6 +60,8 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	repeatedAggregates(st)
 	innerAggregates(st)
 	cumeDistAsPercentRank(st)
+	emptyWindowsPartitioned(st)
+	nthValueAsFirstValue(st)
 	bitNotAsFunction(st)
 	sctx, ok := ctx.(*sql.Context)
 	if ok {

@@ -73,3 +73,27 @@ func TestJSONArrayAggOverFrames(t *testing.T) {
 		"SELECT id, JSON_LENGTH(JSON_ARRAYAGG(id) OVER (ORDER BY v)) FROM t ORDER BY id":                          "1,3;2,1;3,4;4,3",
 	})
 }
+
+// TestNthValueAndEmptyWindows: NTH_VALUE(x, N) is x of the frame's N-th
+// row (the engine had none), over the frame clause or MySQL's default
+// frame, and refuses an N that is no positive integer with 1210, as
+// MySQL does; FIRST_VALUE, LAST_VALUE, LAG and LEAD over OVER () failed
+// with an internal error. The answers are MariaDB 10.11's, but OVER ()
+// of LAG and LEAD, which MariaDB refuses (MySQL takes them).
+func TestNthValueAndEmptyWindows(t *testing.T) {
+	db := inDatabase(t, "nth",
+		"CREATE TABLE t (id INT PRIMARY KEY, g CHAR(1), x DECIMAL(6,2))",
+		"INSERT INTO t VALUES (1, 'a', 10.50), (2, 'a', 99.99), (3, 'b', 5.00), (4, 'b', 250.00), (5, 'a', 7.77)")
+	wantAnswers(t, db, "NTH_VALUE", map[string]string{
+		"SELECT id, NTH_VALUE(x, 2) OVER (ORDER BY id) FROM t ORDER BY id":                                                     "1,NULL;2,99.99;3,99.99;4,99.99;5,99.99",
+		"SELECT id, NTH_VALUE(x, 2) OVER (PARTITION BY g ORDER BY x) FROM t ORDER BY id":                                       "1,10.50;2,10.50;3,NULL;4,250.00;5,NULL",
+		"SELECT id, NTH_VALUE(x, 3) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t ORDER BY id":            "1,NULL;2,5.00;3,250.00;4,7.77;5,NULL",
+		"SELECT id, NTH_VALUE(x, 1) OVER w, NTH_VALUE(x, 2) OVER w FROM t WINDOW w AS (ORDER BY id DESC) ORDER BY id LIMIT 2":  "1,7.77,250.00;2,7.77,250.00",
+		"SELECT COUNT(DISTINCT f), COUNT(DISTINCT l) FROM (SELECT FIRST_VALUE(x) OVER () f, LAST_VALUE(x) OVER () l FROM t) q": "1,1",
+		"SELECT COUNT(*), COUNT(p), COUNT(n) FROM (SELECT LAG(x) OVER () p, LEAD(x, 2) OVER () n FROM t) q":                    "5,4,3",
+	})
+	for _, q := range []string{"SELECT NTH_VALUE(x, 0) OVER () FROM t", "SELECT NTH_VALUE(x, id) OVER (ORDER BY id) FROM t"} {
+		_, err := db.Exec(q)
+		wantMySQLMessage(t, q, err, 1210, "", "Incorrect arguments to nth_value")
+	}
+}

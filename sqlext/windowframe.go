@@ -85,7 +85,7 @@ func asMySQLWindow(e sql.Expression) (*mysqlWindow, bool) {
 		return nil, false
 	case *window.NTile:
 		return &mysqlWindow{WindowAdaptableExpression: x, typ: types.Uint64}, true
-	case *window.FirstValue, *window.LastValue, sql.Aggregation:
+	case *window.FirstValue, *window.LastValue, *nthValue, sql.Aggregation:
 		fn := x.(sql.WindowAdaptableExpression)
 		w := fn.Window()
 		switch {
