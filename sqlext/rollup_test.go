@@ -87,3 +87,18 @@ func TestRollupColumnNames(t *testing.T) {
 		t.Errorf("columns %s, want %s", got, want)
 	}
 }
+
+// TestDistinctGroupConcatInDerivedTables: GROUP_CONCAT(DISTINCT ...) read
+// through a derived table with a HAVING, as WITH ROLLUP's grand total
+// reads it, is the concatenation; it was the HAVING's count. The
+// answers are MariaDB 10.11's.
+func TestDistinctGroupConcatInDerivedTables(t *testing.T) {
+	db := inDatabase(t, "dgc",
+		"CREATE TABLE o (id INT PRIMARY KEY, c INT, r CHAR(2))",
+		"INSERT INTO o VALUES (1, 1, 'EU'), (2, 1, 'US'), (3, 2, 'US'), (4, 3, 'AP'), (5, 3, 'AP')")
+	wantAnswers(t, db, "GROUP_CONCAT(DISTINCT)", map[string]string{
+		"SELECT x FROM (SELECT GROUP_CONCAT(DISTINCT r ORDER BY r) x FROM o HAVING COUNT(*) > 0) q":                    "AP,EU,US",
+		"SELECT c, GROUP_CONCAT(DISTINCT r ORDER BY r), COUNT(*) FROM o GROUP BY c WITH ROLLUP":                        "1,EU,US,2;2,US,1;3,AP,2;NULL,AP,EU,US,5",
+		"SELECT c, GROUP_CONCAT(DISTINCT r ORDER BY r SEPARATOR '|') FROM o GROUP BY c HAVING COUNT(*) > 1 ORDER BY c": "1,EU|US;3,AP",
+	})
+}
