@@ -427,16 +427,13 @@ func (s *autoIncSetter) Close(*sql.Context) error { return nil }
 
 // Truncate empties the table. The engine also routes DELETE without WHERE
 // here; that one must stay a transactional row delete, so it is told apart
-// by the statement text, the only trace the rewrite leaves.
+// by the statement text, the only trace the rewrite leaves. TRUNCATE
+// counts no rows affected, as in MySQL.
 func (t *Table) Truncate(ctx *sql.Context) (int, error) {
 	if isDelete(ctx.Query()) {
 		return t.deleteAll(ctx)
 	}
-	n := t.info.Rows
-	if err := t.p.propose(ctx, storage.Op{Kind: storage.OpTruncate, DB: t.info.DB, Table: t.info.Name}); err != nil {
-		return 0, err
-	}
-	return n, nil
+	return 0, t.p.propose(ctx, storage.Op{Kind: storage.OpTruncate, DB: t.info.DB, Table: t.info.Name})
 }
 
 // Schema changes. Each is its own log command; go-mysql-server commits the
