@@ -23,16 +23,13 @@ import (
 // cumeDistMarker is the argument that makes PERCENT_RANK a CUME_DIST.
 const cumeDistMarker = "sqlearn_cume_dist"
 
-// cumeDistAsPercentRank writes each CUME_DIST() OVER of st as
-// PERCENT_RANK(cumeDistMarker) OVER.
-func cumeDistAsPercentRank(st ast.Statement) {
-	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
-		if f, ok := node.(*ast.FuncExpr); ok && f.Over != nil && len(f.Exprs) == 0 && f.Name.EqualString("cume_dist") {
-			f.Name = ast.NewColIdent("percent_rank")
-			f.Exprs = ast.SelectExprs{&ast.AliasedExpr{Expr: ast.NewStrVal([]byte(cumeDistMarker))}}
-		}
-		return true, nil
-	}, st)
+// cumeDistAsPercentRank writes f, a call over a window, as
+// PERCENT_RANK(cumeDistMarker) when it is CUME_DIST().
+func cumeDistAsPercentRank(f *ast.FuncExpr) {
+	if len(f.Exprs) == 0 && f.Name.EqualString("cume_dist") {
+		f.Name = ast.NewColIdent("percent_rank")
+		f.Exprs = ast.SelectExprs{&ast.AliasedExpr{Expr: ast.NewStrVal([]byte(cumeDistMarker))}}
+	}
 }
 
 // percentRankFunction is the engine's PERCENT_RANK(), its peers told by

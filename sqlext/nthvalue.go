@@ -29,16 +29,13 @@ const erWrongArguments = 1210 // ER_WRONG_ARGUMENTS
 // nthValueMarker is the argument that makes FIRST_VALUE an NTH_VALUE.
 const nthValueMarker = "sqlearn_nth_value"
 
-// nthValueAsFirstValue writes each NTH_VALUE(x, N) OVER of st as
-// FIRST_VALUE(x, N, nthValueMarker) OVER.
-func nthValueAsFirstValue(st ast.Statement) {
-	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
-		if f, ok := node.(*ast.FuncExpr); ok && f.Over != nil && len(f.Exprs) == 2 && f.Name.EqualString("nth_value") {
-			f.Name = ast.NewColIdent("first_value")
-			f.Exprs = append(f.Exprs, &ast.AliasedExpr{Expr: ast.NewStrVal([]byte(nthValueMarker))})
-		}
-		return true, nil
-	}, st)
+// nthValueAsFirstValue writes f, a call over a window, as
+// FIRST_VALUE(x, N, nthValueMarker) when it is NTH_VALUE(x, N).
+func nthValueAsFirstValue(f *ast.FuncExpr) {
+	if len(f.Exprs) == 2 && f.Name.EqualString("nth_value") {
+		f.Name = ast.NewColIdent("first_value")
+		f.Exprs = append(f.Exprs, &ast.AliasedExpr{Expr: ast.NewStrVal([]byte(nthValueMarker))})
+	}
 }
 
 // firstValueFunction is the engine's FIRST_VALUE(x), and NTH_VALUE for

@@ -58,10 +58,12 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	jsonAggregates(st)
 	windowedSelects(st)
 	repeatedAggregates(st)
-	innerAggregates(st)
-	cumeDistAsPercentRank(st)
-	emptyWindowsPartitioned(st)
-	nthValueAsFirstValue(st)
+	if nestedSelect(text) {
+		innerAggregates(st)
+	}
+	if containsFold(text, "over") {
+		windowCalls(st)
+	}
 	bitNotAsFunction(st)
 	sctx, ok := ctx.(*sql.Context)
 	if ok {
