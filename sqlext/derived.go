@@ -32,9 +32,13 @@ const derivedTypeRule analyzer.RuleId = 9974
 const maxDerivedDepth = 8
 
 func derivedTypesAndAggregates(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	n, inner, err := exactInDerived(ctx, a, n, scope, sel, qf)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
 	n, same, err := derivedTypes(ctx, a, n, scope, sel, qf)
 	if err != nil || same {
-		return n, same, err
+		return n, same && inner, err
 	}
 	for range maxDerivedDepth {
 		var sums, windows transform.TreeIdentity
@@ -53,6 +57,39 @@ func derivedTypesAndAggregates(ctx *sql.Context, a *analyzer.Analyzer, n sql.Nod
 		}
 	}
 	return n, transform.NewTree, nil
+}
+
+// exactInDerived makes exact the aggregates of the derived tables inside
+// n, innermost first, each after the types of the tables it reads are
+// carried into it. The engine may run this rule over a query before it
+// runs it over the derived tables the query reads (a scalar subquery's
+// are), which would leave the query reading their aggregates as
+// DOUBLEs; a derived table whose aggregates are exact already is left as
+// it is.
+func exactInDerived(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qf *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeWithOpaque(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		sq, ok := node.(*plan.SubqueryAlias)
+		if !ok {
+			return node, transform.SameTree, nil
+		}
+		child, typed, err := derivedTypes(ctx, a, sq.Child, scope, sel, qf)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		child, sums, err := exactSums(ctx, a, child, scope, sel, qf)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		child, windows, err := exactWindows(ctx, a, child, scope, sel, qf)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		if typed && sums && windows {
+			return node, transform.SameTree, nil
+		}
+		out, err := sq.WithChildren(child)
+		return out, transform.NewTree, err
+	})
 }
 
 func derivedTypes(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {

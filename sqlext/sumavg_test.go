@@ -58,6 +58,9 @@ func TestDerivedTablesKeepTheirTypes(t *testing.T) {
 		// SUM and AVG over such a column are exact too (SUM(s) was 15.5).
 		{"SELECT SUM(s), AVG(s) FROM (SELECT SUM(d) s FROM t) q", "15.50,15.500000", "DECIMAL(54,2) DECIMAL(36,6)"},
 		{"WITH c AS (SELECT id, SUM(d) s FROM t GROUP BY id) SELECT SUM(s) OVER (ORDER BY id) FROM c ORDER BY id", "10.25;15.50", "DECIMAL(54,2)"},
+		// Two derived tables deep, and in a scalar subquery, too.
+		{"SELECT SUM(u) FROM (SELECT SUM(s) u FROM (SELECT id, SUM(d) s FROM t GROUP BY id) a) b", "15.50", "DECIMAL(65,2)"},
+		{"SELECT (SELECT SUM(s) FROM (SELECT id, SUM(d) s FROM t GROUP BY id) m) / 2", "7.750000", ""},
 		{"SELECT q.s FROM t JOIN (SELECT id, SUM(d) s FROM t GROUP BY id) q ON q.id = t.id ORDER BY t.id", "10.25;5.25", "DECIMAL(32,2)"},
 		{"SELECT later FROM days ORDER BY id", "2024-01-16;2024-03-01", "DATE"},
 		{"SELECT x FROM (SELECT day - INTERVAL 1 HOUR x FROM t) q ORDER BY x", "2024-01-14 23:00:00;2024-02-28 23:00:00", "DATETIME(0)"},
