@@ -17,8 +17,9 @@ import (
 // read the first column in its place: SELECT x FROM (SELECT
 // GROUP_CONCAT(DISTINCT r) x FROM t HAVING COUNT(*) > 0) q gave the
 // count, and so did the grand total of GROUP_CONCAT(DISTINCT ...) WITH
-// ROLLUP. distinctConcatRule names such references as the column is
-// named, before the engine numbers the columns (assignExecIndexes).
+// ROLLUP. distinctConcatRule names such a reference as the column is
+// named, where a child of its node gives a column of that name, before
+// the engine numbers the columns (assignExecIndexes).
 const distinctConcatRule analyzer.RuleId = 9942
 
 func init() {
@@ -28,15 +29,39 @@ func init() {
 const doubledDistinct = "group_concat(distinct distinct "
 
 func distinctConcatNames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeExprsWithOpaque(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		gf, ok := e.(*expression.GetField)
-		if !ok || !strings.Contains(strings.ToLower(gf.Name()), doubledDistinct) {
-			return e, transform.SameTree, nil
+	return transform.NodeWithOpaque(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		// The columns the node's children give it, by name: a reference
+		// is renamed only to one of them.
+		var names map[string]bool
+		for _, c := range node.Children() {
+			for _, col := range c.Schema() {
+				if strings.HasPrefix(strings.ToLower(col.Name), "group_concat(distinct ") {
+					if names == nil {
+						names = map[string]bool{}
+					}
+					names[strings.ToLower(col.Name)] = true
+				}
+			}
 		}
-		name := gf.Name()
-		at := strings.Index(strings.ToLower(name), doubledDistinct)
-		name = name[:at] + "group_concat(distinct " + name[at+len(doubledDistinct):]
-		out := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), gf.Type(), gf.Database(), gf.Table(), name, gf.IsNullable())
-		return out.WithId(gf.Id()).(sql.Expression), transform.NewTree, nil
+		if names == nil {
+			return node, transform.SameTree, nil
+		}
+		return transform.OneNodeExpressions(node, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+			gf, ok := e.(*expression.GetField)
+			if !ok {
+				return e, transform.SameTree, nil
+			}
+			low := strings.ToLower(gf.Name())
+			at := strings.Index(low, doubledDistinct)
+			if at < 0 {
+				return e, transform.SameTree, nil
+			}
+			name := gf.Name()[:at] + "group_concat(distinct " + gf.Name()[at+len(doubledDistinct):]
+			if !names[strings.ToLower(name)] {
+				return e, transform.SameTree, nil
+			}
+			out := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), gf.Type(), gf.Database(), gf.Table(), name, gf.IsNullable())
+			return out.WithId(gf.Id()).(sql.Expression), transform.NewTree, nil
+		})
 	})
 }
