@@ -74,13 +74,19 @@ func (c *cumeDist) WithChildren(children ...sql.Expression) (sql.Expression, err
 }
 
 func (c *cumeDist) WithId(id sql.ColumnId) sql.IdExpression {
-	e, _ := c.wrap(c.PercentRank.WithId(id))
-	return e
+	inner := c.PercentRank.WithId(id)
+	if e, err := c.wrap(inner); err == nil {
+		return e
+	}
+	return inner // the engine's own, should it ever be another type
 }
 
 func (c *cumeDist) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	e, _ := c.wrap(c.PercentRank.WithWindow(w))
-	return e
+	inner := c.PercentRank.WithWindow(w)
+	if e, err := c.wrap(inner); err == nil {
+		return e
+	}
+	return inner // the engine's own, should it ever be another type
 }
 
 // wrap makes the engine's expression e, a PERCENT_RANK, a cumeDist.

@@ -54,39 +54,35 @@ func TestDiagnosticsArea(t *testing.T) {
 			t.Fatalf("%s: no error", q)
 		}
 	}
+	// after checks what the statements that read the area answer; none
+	// of them empties it.
+	after := func(when string, answers map[string]string) {
+		t.Helper()
+		for q, want := range answers {
+			if got := ask(q); got != want {
+				t.Errorf("after %s, %s = %q, want %q", when, q, got, want)
+			}
+		}
+	}
 	fail("SELECT * FROM nosuch")
-	for q, want := range map[string]string{
+	after("a failed SELECT", map[string]string{
 		"SHOW WARNINGS":          "Level,Code,Message;Error,1146,Table 'diag.nosuch' doesn't exist",
 		"SHOW ERRORS":            "Level,Code,Message;Error,1146,Table 'diag.nosuch' doesn't exist",
 		"SHOW ERRORS LIMIT 1, 5": "Level,Code,Message",
 		"SHOW COUNT(*) ERRORS":   "@@session.error_count;1",
 		"SHOW COUNT(*) WARNINGS": "@@session.warning_count;1",
 		"SELECT @@error_count, @@session.warning_count AS w": "@@error_count,w;1,1",
-	} {
-		if got := ask(q); got != want {
-			t.Errorf("after a failed SELECT, %s = %q, want %q", q, got, want)
-		}
-	}
+	})
 	ask("SELECT id FROM t")
-	if got, want := ask("SHOW ERRORS"), "Level,Code,Message"; got != want {
-		t.Errorf("after a SELECT that succeeded, SHOW ERRORS = %q, want %q", got, want)
-	}
+	after("a SELECT that succeeded", map[string]string{"SHOW ERRORS": "Level,Code,Message"})
 	ask("SELECT CAST('x' AS SIGNED) FROM t")
-	for q, want := range map[string]string{
+	after("a warning", map[string]string{
 		"SHOW WARNINGS":                         "Level,Code,Message;Warning,1292,Truncated incorrect INTEGER value: 'x'",
 		"SHOW ERRORS":                           "Level,Code,Message",
 		"SELECT @@warning_count, @@error_count": "@@warning_count,@@error_count;1,0",
-	} {
-		if got := ask(q); got != want {
-			t.Errorf("after a warning, %s = %q, want %q", q, got, want)
-		}
-	}
+	})
 	fail("INSERT INTO t VALUES (1)")
-	if got, want := ask("SHOW WARNINGS"), "Level,Code,Message;Error,1062,Duplicate entry '1' for key 't.PRIMARY'"; got != want {
-		t.Errorf("after a duplicate key, SHOW WARNINGS = %q, want %q", got, want)
-	}
+	after("a duplicate key", map[string]string{"SHOW WARNINGS": "Level,Code,Message;Error,1062,Duplicate entry '1' for key 't.PRIMARY'"})
 	fail("SELEC 1")
-	if got := ask("SHOW COUNT(*) ERRORS"); got != "@@session.error_count;1" {
-		t.Errorf("after a syntax error, SHOW COUNT(*) ERRORS = %q", got)
-	}
+	after("a syntax error", map[string]string{"SHOW COUNT(*) ERRORS": "@@session.error_count;1"})
 }

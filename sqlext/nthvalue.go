@@ -101,13 +101,19 @@ func (v *nthValue) WithChildren(children ...sql.Expression) (sql.Expression, err
 }
 
 func (v *nthValue) WithId(id sql.ColumnId) sql.IdExpression {
-	e, _ := v.wrap(v.FirstValue.WithId(id))
-	return e
+	inner := v.FirstValue.WithId(id)
+	if e, err := v.wrap(inner); err == nil {
+		return e
+	}
+	return inner // the engine's own, should it ever be another type
 }
 
 func (v *nthValue) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	e, _ := v.wrap(v.FirstValue.WithWindow(w))
-	return e
+	inner := v.FirstValue.WithWindow(w)
+	if e, err := v.wrap(inner); err == nil {
+		return e
+	}
+	return inner // the engine's own, should it ever be another type
 }
 
 func (v *nthValue) wrap(e any) (*nthValue, error) {

@@ -69,13 +69,19 @@ func (p *peerRanked) WithChildren(children ...sql.Expression) (sql.Expression, e
 }
 
 func (p *peerRanked) WithId(id sql.ColumnId) sql.IdExpression {
-	e, _ := wrapRanked(p.rankExpression.WithId(id))
-	return e
+	inner := p.rankExpression.WithId(id)
+	if e, err := wrapRanked(inner); err == nil {
+		return e
+	}
+	return inner // the engine's own, should it ever be another type
 }
 
 func (p *peerRanked) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	e, _ := wrapRanked(p.rankExpression.WithWindow(w))
-	return e
+	inner := p.rankExpression.WithWindow(w)
+	if e, err := wrapRanked(inner); err == nil {
+		return e
+	}
+	return inner // the engine's own, should it ever be another type
 }
 
 func (p *peerRanked) NewWindowFunction() (sql.WindowFunction, error) {
