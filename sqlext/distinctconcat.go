@@ -29,6 +29,9 @@ func init() {
 const doubledDistinct = "group_concat(distinct distinct "
 
 func distinctConcatNames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !hasDoubledDistinct(n) {
+		return n, transform.SameTree, nil // most statements: no schema is asked for
+	}
 	return transform.NodeWithOpaque(n, func(node sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		// The columns the node's children give it, by name: a reference
 		// is renamed only to one of them.
@@ -64,4 +67,24 @@ func distinctConcatNames(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 			return out.WithId(gf.Id()).(sql.Expression), transform.NewTree, nil
 		})
 	})
+}
+
+// hasDoubledDistinct reports whether a reference in n, derived tables
+// included, is named with DISTINCT twice.
+func hasDoubledDistinct(n sql.Node) bool {
+	found := false
+	transform.Inspect(n, func(node sql.Node) bool {
+		if ne, ok := node.(sql.Expressioner); ok && !found {
+			for _, e := range ne.Expressions() {
+				sql.Inspect(e, func(e sql.Expression) bool {
+					if gf, ok := e.(*expression.GetField); ok && containsFold(gf.Name(), doubledDistinct) {
+						found = true
+					}
+					return !found
+				})
+			}
+		}
+		return !found
+	})
+	return found
 }

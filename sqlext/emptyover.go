@@ -1,10 +1,6 @@
 package sqlext
 
-import (
-	"strings"
-
-	ast "github.com/dolthub/vitess/go/vt/sqlparser"
-)
+import ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 // FIRST_VALUE, LAST_VALUE, LAG, LEAD and NTH_VALUE over an empty window,
 // OVER (), failed with an internal error: the engine's expression of
@@ -46,7 +42,6 @@ func emptyWindowPartitioned(f *ast.FuncExpr) {
 // nestedSelect reports whether text says SELECT twice, as a statement
 // with a subquery does.
 func nestedSelect(text string) bool {
-	low := strings.ToLower(text)
-	i := strings.Index(low, "select")
-	return i >= 0 && strings.Contains(low[i+len("select"):], "select")
+	i := indexFold(text, "select")
+	return i >= 0 && containsFold(text[i+len("select"):], "select")
 }

@@ -69,26 +69,48 @@ func bracePairs(toks []sqlToken) map[int]int {
 	return pairs
 }
 
-// escapedSpan widens written[from:to], the text of an expression, to
-// the braces of the ODBC escapes it begins or ends in, which the
-// rewrite took out: SELECT {fn CONCAT(a, b)} names its column with them.
-func escapedSpan(written string, from, to int) (int, int) {
-	if !strings.ContainsAny(written[from:to], "{}") {
-		return from, to
+// escapeBraces is the braces of a written statement's text, paired,
+// which escapedSpan reads.
+type escapeBraces struct {
+	text  string
+	toks  []sqlToken
+	pairs map[int]int
+}
+
+// braceless reports whether text[from:to] holds no brace, and so widens
+// to no escape.
+func (b *escapeBraces) braceless(from, to int) bool {
+	return !strings.ContainsAny(b.text[from:to], "{}")
+}
+
+// bracesOf pairs the braces of written; nil when it has none.
+func bracesOf(written string) *escapeBraces {
+	if strings.IndexByte(written, '{') < 0 {
+		return nil
 	}
 	toks := sqlTokens(written)
-	pairs := bracePairs(toks)
+	return &escapeBraces{text: written, toks: toks, pairs: bracePairs(toks)}
+}
+
+// escapedSpan widens [from, to), the text of an expression in the
+// written statement b pairs the braces of, to the braces of the ODBC
+// escapes it begins or ends in, which the rewrite took out: SELECT {fn
+// CONCAT(a, b)} names its column with them.
+func (b *escapeBraces) escapedSpan(from, to int) (int, int) {
+	if b == nil || b.braceless(from, to) {
+		return from, to
+	}
 	newFrom, newTo := from, to
-	for k, t := range toks {
-		other, ok := pairs[k]
+	for k, t := range b.toks {
+		other, ok := b.pairs[k]
 		if !ok || t.start < from || t.end > to {
 			continue
 		}
-		if t.text == "{" && toks[other].end > newTo {
-			newTo = toks[other].end
+		if t.text == "{" && b.toks[other].end > newTo {
+			newTo = b.toks[other].end
 		}
-		if t.text == "}" && toks[other].start < newFrom {
-			newFrom = toks[other].start
+		if t.text == "}" && b.toks[other].start < newFrom {
+			newFrom = b.toks[other].start
 		}
 	}
 	return newFrom, newTo

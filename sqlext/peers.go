@@ -38,11 +38,11 @@ var (
 // its peers told by type.
 func rankFunction(name string, build func() sql.Expression) sql.Function0 {
 	return sql.Function0{Name: name, Fn: func() sql.Expression {
-		e, err := wrapRanked(build())
-		if err != nil {
-			panic(err) // the engine's ranking functions are rankExpressions
+		built := build()
+		if e, err := wrapRanked(built); err == nil {
+			return e
 		}
-		return e
+		return built // the engine's own, should it ever be another type
 	}}
 }
 

@@ -217,11 +217,15 @@ func resolveColumnTime(name string, ct *ast.ColumnType) error {
 }
 
 // containsFold reports whether s holds word, lower case, in any case.
-func containsFold(s, word string) bool {
+func containsFold(s, word string) bool { return indexFold(s, word) >= 0 }
+
+// indexFold is where s first holds word, lower case, in any case; -1
+// where it does not.
+func indexFold(s, word string) int {
 	for i := 0; i+len(word) <= len(s); i++ {
 		if s[i]|0x20 == word[0] && strings.EqualFold(s[i:i+len(word)], word) {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }

@@ -90,6 +90,10 @@ func writtenRest(rest, q, written string, origin []int) string {
 // before it, where the parser kept them in: SELECT 1 /* one */ , 2 names
 // its columns 1 and 2.
 func writtenSelectNames(st ast.Statement, q, written string, origin []int) {
+	var braces *escapeBraces
+	if origin != nil {
+		braces = bracesOf(written)
+	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		ae, ok := n.(*ast.AliasedExpr)
 		if !ok || ae.InputExpression == "" || ae.EndParsePos <= ae.StartParsePos || ae.EndParsePos > len(q) {
@@ -113,7 +117,7 @@ func writtenSelectNames(st ast.Statement, q, written string, origin []int) {
 			if from >= to || to > len(written) {
 				return true, nil
 			}
-			from, to = escapedSpan(written, from, to)
+			from, to = braces.escapedSpan(from, to)
 			name = written[from:to]
 		}
 		if name == q[ae.StartParsePos:ae.EndParsePos] {
