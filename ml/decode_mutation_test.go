@@ -2,13 +2,15 @@ package ml
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
-	"time"
 )
 
 // TestDecodeMutations corrupts encoded models deterministically and checks
 // that Decode either refuses them or returns a model that predicts, and
-// that neither takes long; it complements FuzzDecode in plain go test.
+// that neither allocates more than the input can justify: a corrupted count
+// must be refused against the bytes left, not trusted for a make. It
+// complements FuzzDecode in plain go test.
 func TestDecodeMutations(t *testing.T) {
 	var seeds [][]byte
 	for _, m := range seedModels(t) {
@@ -28,13 +30,24 @@ func TestDecodeMutations(t *testing.T) {
 				b[i] = []byte{0, 0xff, 0x7f, 0x80, 1, 2}[rng.IntN(6)]
 			}
 		}
-		t0 := time.Now()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		m, err := Decode(b)
 		if err == nil {
 			_, _ = m.Predict(anyRow(m))
 		}
-		if d := time.Since(t0); d > 50*time.Millisecond {
-			t.Fatalf("slow %v: err=%v len=%d", d, err, len(b))
+		runtime.ReadMemStats(&after)
+		if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(decodeAllocPerByte*len(b)+decodeAllocSlack); got > limit {
+			t.Fatalf("mutation %d allocated %d bytes for a %d-byte model (limit %d): err=%v", it, got, len(b), limit, err)
 		}
 	}
 }
+
+// The allocation a Decode and one Predict may make: a model's in-memory
+// form is a small multiple of its encoding (slices of float64 for 8-byte
+// values, maps and strings for names), plus a fixed allowance for the
+// model's structs and the prediction's row.
+const (
+	decodeAllocPerByte = 64
+	decodeAllocSlack   = 64 << 10
+)
