@@ -1,6 +1,7 @@
 package sqlext
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -168,10 +169,24 @@ func dropColumn(ctx *sql.Context, n *plan.DropColumn) (sql.RowIter, error) {
 	if err := k.fkDropRefused(n.Column); err != nil {
 		return nil, err
 	}
-	if changesKey(t.sch.Schema, n) {
+	if changesKey(t.sch.Schema, n) || inPrefixedKey(t, n.Column) {
 		return rebuildAlter(ctx, t, n)
 	}
 	return nil, nil
+}
+
+// inPrefixedKey says whether column is part of a key of t with a prefix
+// of a column: the key's meta holds its prefixes by position, which a
+// rebuild moves with the columns left (draftKey.without) and storage's
+// drop of the column alone does not.
+func inPrefixedKey(t *Table, column string) bool {
+	for _, x := range t.info.Indexes {
+		var m indexMeta
+		if json.Unmarshal([]byte(x.Meta), &m) == nil && m.Prefix != nil && slices.ContainsFunc(x.Columns, func(c string) bool { return sameName(c, column) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // alteredTable is the one table of ours that every clause of an ALTER
@@ -282,6 +297,24 @@ type draftKey struct {
 	cols   []string
 	unique bool
 	meta   string
+}
+
+// without is k without column, and without its prefix in k's meta.
+func (k draftKey) without(column string) draftKey {
+	i := slices.IndexFunc(k.cols, func(c string) bool { return sameName(c, column) })
+	if i < 0 {
+		return k
+	}
+	k.cols = slices.Delete(slices.Clone(k.cols), i, i+1)
+	var m indexMeta
+	if json.Unmarshal([]byte(k.meta), &m) == nil && i < len(m.Prefix) {
+		prefix := slices.Delete(slices.Clone(m.Prefix), i, i+1)
+		if !slices.ContainsFunc(prefix, func(n uint16) bool { return n > 0 }) {
+			prefix = nil
+		}
+		k.meta = indexMetaJSON(m.Comment, prefix)
+	}
+	return k
 }
 
 // draftOf commits the session's pending writes, then plays clauses, of
@@ -488,7 +521,7 @@ func (d *draft) drop(ctx *sql.Context, name string) error {
 	keys := d.keys[:0]
 	for _, k := range d.keys {
 		had := len(k.cols)
-		k.cols = slices.DeleteFunc(k.cols, func(c string) bool { return sameName(c, name) })
+		k = k.without(name)
 		if k.name == "PRIMARY" && len(k.cols) < had {
 			d.rekeyed = true
 		}
@@ -594,10 +627,10 @@ func (d *draft) index(ctx *sql.Context, c *plan.AlterIndex) error {
 	switch c.Action {
 	case plan.IndexAction_Create:
 		def := sql.IndexDef{Name: c.IndexName, Columns: c.Columns, Constraint: c.Constraint, Storage: c.Using, Comment: c.Comment}
-		if err := indexRefused(def); err != nil {
+		if err := indexRefused(def, d.sch); err != nil {
 			return err
 		}
-		k := draftKey{name: c.IndexName, unique: def.IsUnique(), meta: indexMetaJSON(c.Comment, nil)}
+		k := draftKey{name: c.IndexName, unique: def.IsUnique(), meta: indexMetaJSON(c.Comment, indexPrefixes(c.Columns, d.sch))}
 		for _, col := range c.Columns {
 			k.cols = append(k.cols, col.Name)
 		}

@@ -110,8 +110,13 @@ var engineMessages = []struct {
 	{"column type mismatch on", 3780},                      // ER_FK_INCOMPATIBLE_COLUMNS
 	{"cannot use SET NULL as column", 1830},                // ER_FK_COLUMN_NOT_NULL
 	{"TEXT/BLOB are not valid types for foreign keys", 1170},
-	{"as it is used by foreign keys", 1832},             // ER_FK_COLUMN_CANNOT_CHANGE
-	{"Foreign key cascade delete/update exceeds", 3008}, // ER_FK_DEPTH_EXCEEDED
+	// Index key parts.
+	{"used in key specification without a key length", 1170}, // ER_BLOB_KEY_WITHOUT_LENGTH
+	{"incorrect prefix key '", 1089},                         // ER_WRONG_SUB_KEY
+	{"specified key was too long", 1071},                     // ER_TOO_LONG_KEY
+	{"length cannot be 0", 1391},                             // ER_KEY_PART_0
+	{"as it is used by foreign keys", 1832},                  // ER_FK_COLUMN_CANNOT_CHANGE
+	{"Foreign key cascade delete/update exceeds", 3008},      // ER_FK_DEPTH_EXCEEDED
 }
 
 // erViewCheckFailed is MySQL's ER_VIEW_CHECK_FAILED.
@@ -353,6 +358,28 @@ func mysqlMessage(num int, msg string) string {
 		// MySQL's text also names the row, which the error does not say.
 		if i := strings.LastIndex(msg, " is too large for column '"); i >= 0 && strings.HasSuffix(msg, "'") {
 			return "Data too long for column " + msg[i+len(" is too large for column "):]
+		}
+	case 1170:
+		if rest, ok := strings.CutPrefix(msg, "blob/text column "); ok {
+			return "BLOB/TEXT column " + rest
+		}
+	case 1089:
+		if strings.HasPrefix(msg, "incorrect prefix key '") {
+			return "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys"
+		}
+	case 1071:
+		if strings.HasPrefix(msg, "specified key was too long") {
+			return "Specified key was too long; max key length is 3072 bytes"
+		}
+	case 1391:
+		if rest, ok := strings.CutPrefix(msg, "key part "); ok {
+			return "Key part " + rest
+		}
+	case mysql.ERTableExists:
+		if name, ok := strings.CutPrefix(msg, "table with name "); ok {
+			if name, ok := strings.CutSuffix(name, " already exists"); ok {
+				return fmt.Sprintf("Table '%s' already exists", name)
+			}
 		}
 	case mysql.ERBadDb:
 		if name, ok := strings.CutPrefix(msg, "database not found: "); ok {

@@ -124,6 +124,11 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 			if existingTable(ctx, ct) {
 				return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 			}
+			if !ct.PkSchema().Schema.HasAutoIncrement() {
+				return o.once(n, func() (sql.RowIter, error) {
+					return keepingLastInsertID(ctx, func() (sql.RowIter, error) { return o.b.Build(ctx, n, row) })
+				})
+			}
 		}
 	case *plan.CreateTable:
 		if err := unknownEngine(n); err != nil {
@@ -386,4 +391,36 @@ func analyzeTables(ctx *sql.Context, a *plan.AnalyzeTable) sql.RowIter {
 		rows = append(rows, sql.Row{db + "." + t.Name(), "analyze", msgType, msg})
 	}
 	return sql.RowsToRowIter(rows...)
+}
+
+// keepingLastInsertID builds a statement that generates no AUTO_INCREMENT
+// value and so, in MySQL, leaves LAST_INSERT_ID() as it was. The engine
+// copies the rows of CREATE TABLE ... SELECT with an insert of its own,
+// built without the analysis that finds the generated column, which set
+// LAST_INSERT_ID() to 0.
+func keepingLastInsertID(ctx *sql.Context, build func() (sql.RowIter, error)) (sql.RowIter, error) {
+	before := ctx.GetLastQueryInfoInt(sql.LastInsertId)
+	iter, err := build()
+	if err != nil || iter == nil {
+		return iter, err
+	}
+	return &lastInsertIDKept{RowIter: iter, id: before}, nil
+}
+
+type lastInsertIDKept struct {
+	sql.RowIter
+	id int64
+}
+
+// GetChildIter and WithChildIter let the engine put its row-count
+// accumulator, which it chooses by the insert iterator's type, inside.
+func (k *lastInsertIDKept) GetChildIter() sql.RowIter { return k.RowIter }
+
+func (k *lastInsertIDKept) WithChildIter(child sql.RowIter) sql.RowIter {
+	return &lastInsertIDKept{RowIter: child, id: k.id}
+}
+
+func (k *lastInsertIDKept) Close(ctx *sql.Context) error {
+	ctx.SetLastQueryInfoInt(sql.LastInsertId, k.id)
+	return k.RowIter.Close(ctx)
 }

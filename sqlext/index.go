@@ -21,6 +21,10 @@ type index struct {
 	cols    []int
 	unique  bool
 	comment string
+	// prefix is each column's prefix length, 0 for a whole column, or nil
+	// for a key of whole columns (see indexPrefixes). Storage keys the
+	// whole values all the same, a finer order of the same rows.
+	prefix []uint16
 }
 
 var _ sql.Index = (*index)(nil)
@@ -48,7 +52,7 @@ var _ sql.OrderedIndex = (*index)(nil)
 
 func (x *index) Order() sql.IndexOrder   { return sql.IndexOrderAsc }
 func (x *index) Reversible() bool        { return false }
-func (x *index) PrefixLengths() []uint16 { return nil }
+func (x *index) PrefixLengths() []uint16 { return x.prefix }
 
 func (x *index) Expressions() []string {
 	out := make([]string, len(x.cols))
@@ -93,13 +97,16 @@ func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 			x.comment = m.Comment
 		}
 		nullable := false
-		for _, c := range d.Columns {
+		for j, c := range d.Columns {
 			i := t.info.Schema.ColumnIndex(c)
 			x.cols = append(x.cols, i)
 			nullable = nullable || i >= 0 && i < len(t.sch.Schema) && t.sch.Schema[i].Nullable
+			if j < len(m.Prefix) && m.Prefix[j] > 0 && i >= 0 && i < len(t.sch.Schema) {
+				x.prefix = appendPrefix(x.prefix, j, m.Prefix[j], t.sch.Schema[i])
+			}
 		}
 		out = append(out, x)
-		ranks = append(ranks, keyRank(d.Unique, nullable, slices.ContainsFunc(m.Prefix, func(n uint16) bool { return n > 0 })))
+		ranks = append(ranks, keyRank(d.Unique, nullable, x.prefix != nil))
 	}
 	if !slices.IsSorted(ranks) {
 		order := make([]int, len(out))
@@ -114,6 +121,21 @@ func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 		out = sorted
 	}
 	return out, nil
+}
+
+// appendPrefix is prefix, the prefix lengths of an index's columns
+// before its j-th, with n as that column's, when n is shorter than the
+// column c now is: a column made as short as its prefix, or shorter, is
+// keyed whole, as MySQL then keys it.
+func appendPrefix(prefix []uint16, j int, n uint16, c *sql.Column) []uint16 {
+	if st, ok := c.Type.(sql.StringType); ok && int64(n) >= st.MaxCharacterLength() {
+		return prefix
+	}
+	if len(prefix) <= j {
+		prefix = append(prefix, make([]uint16, j+1-len(prefix))...)
+	}
+	prefix[j] = n
+	return prefix
 }
 
 // keyRank is a key's place in MySQL's order of a table's keys (see

@@ -44,15 +44,19 @@ func TestDecimalText(t *testing.T) {
 }
 
 // TestGreatestLeastOfNumbers: GREATEST and LEAST compare numbers in the
-// type they merge to, text with a number as a DOUBLE.
+// type they merge to, text with a number as a DOUBLE, and strings in
+// their collation (the engine compared their bytes: LEAST('a', 'B') was
+// 'B' in the default collation, which ignores case).
 func TestGreatestLeastOfNumbers(t *testing.T) {
 	db := numericTable(t)
 	wantAnswers(t, db, "greatest and least", map[string]string{
-		"SELECT GREATEST(d, 1), LEAST(d, 1) FROM nm.t ORDER BY id":                                         "12.50,1.00;1.00,-0.75;NULL,NULL;99999999.99,1.00;1.00,0.01",
-		"SELECT GREATEST(u, -7), LEAST(u, -7) FROM nm.t ORDER BY id":                                       "3,-7;0,-7;NULL,NULL;18446744073709551615,-7;42,-7",
-		"SELECT GREATEST('2x', 1), LEAST('2x', 10), GREATEST('10', '9')":                                   "2,2,9",
-		"SELECT GREATEST(i, f), LEAST(i, f), GREATEST(d, 1.5, i) FROM nm.t WHERE id IN (1, 2) ORDER BY id": "7,2.5,12.50;-0.001,-3,1.50",
-		"SELECT GREATEST(u, 5), LEAST(i, -1), GREATEST(1, NULL) FROM nm.t WHERE id = 4":                    "18446744073709551615,-1,NULL",
+		"SELECT LEAST('a', 'B'), GREATEST('a', 'B'), GREATEST('é', 'f'), LEAST('b', NULL)":                   "a,B,f,NULL",
+		"SELECT GREATEST(_utf8mb4'a' COLLATE utf8mb4_bin, 'B'), LEAST('10', '9', '11'), GREATEST('x ', 'x')": "a,10,x ",
+		"SELECT GREATEST(d, 1), LEAST(d, 1) FROM nm.t ORDER BY id":                                           "12.50,1.00;1.00,-0.75;NULL,NULL;99999999.99,1.00;1.00,0.01",
+		"SELECT GREATEST(u, -7), LEAST(u, -7) FROM nm.t ORDER BY id":                                         "3,-7;0,-7;NULL,NULL;18446744073709551615,-7;42,-7",
+		"SELECT GREATEST('2x', 1), LEAST('2x', 10), GREATEST('10', '9')":                                     "2,2,9",
+		"SELECT GREATEST(i, f), LEAST(i, f), GREATEST(d, 1.5, i) FROM nm.t WHERE id IN (1, 2) ORDER BY id":   "7,2.5,12.50;-0.001,-3,1.50",
+		"SELECT GREATEST(u, 5), LEAST(i, -1), GREATEST(1, NULL) FROM nm.t WHERE id = 4":                      "18446744073709551615,-1,NULL",
 	})
 }
 

@@ -101,6 +101,13 @@ func minMaxFunction(name string, greatest bool, engine func(...sql.Expression) (
 		if len(args) >= 2 && datesAmongOthers(argTypes(args)) {
 			return datesMinMax(name, greatest, args), nil
 		}
+		if len(args) >= 2 && textsOnly(argTypes(args)) {
+			e, err := engine(args...)
+			if err != nil {
+				return nil, err
+			}
+			return textMinMax(name, greatest, args, e.Type()), nil
+		}
 		typ, ok := mergedNumber(argTypes(args), true)
 		switch {
 		case len(args) < 2 || !ok && !deferred(args):
@@ -113,6 +120,50 @@ func minMaxFunction(name string, greatest bool, engine func(...sql.Expression) (
 		return &minMax{scalarFunc: f, greatest: greatest, build: build}, nil
 	}
 	return sql.FunctionN{Name: name, Fn: build}
+}
+
+// textsOnly reports whether ts, GREATEST's or LEAST's argument types,
+// are nonbinary strings and NULLs, at least one a string.
+func textsOnly(ts []sql.Type) bool {
+	text := false
+	for _, t := range ts {
+		switch {
+		case t == types.Null:
+		case types.IsTextOnly(t):
+			text = true
+		default:
+			return false
+		}
+	}
+	return text
+}
+
+// textMinMax is GREATEST or LEAST of strings, of the engine's type typ,
+// compared in the collation MySQL gives the arguments together, as MySQL
+// compares them: LEAST('a', 'B') is 'a' in a collation that ignores case.
+// The engine compared their bytes ('B').
+func textMinMax(name string, greatest bool, args []sql.Expression, typ sql.Type) sql.Expression {
+	return &scalarFunc{name: name, args: args, typ: typ, typeOf: fixedType(typ),
+		eval: func(ctx *sql.Context, v []any) (any, error) {
+			coll, co := sql.GetCoercibility(ctx, args[0])
+			for _, a := range args[1:] {
+				c, cc := sql.GetCoercibility(ctx, a)
+				coll, co = sql.ResolveCoercibility(coll, co, c, cc)
+			}
+			in := types.CreateLongText(coll)
+			best := v[0]
+			for _, x := range v[1:] {
+				c, err := in.Compare(ctx, x, best)
+				if err != nil {
+					return nil, err
+				}
+				if greatest && c > 0 || !greatest && c < 0 {
+					best = x
+				}
+			}
+			out, _, err := types.LongText.Convert(ctx, best)
+			return out, err
+		}}
 }
 
 // datesAmongOthers reports whether ts, GREATEST's or LEAST's argument

@@ -62,13 +62,22 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		innerAggregates(st)
 	}
 	if containsFold(text, "over") {
+		if err := misplacedWindow(st); err != nil {
+			return err
+		}
 		windowCalls(st)
 	}
 	bitNotAsFunction(st)
+	if containsFold(text, "partition") {
+		if err := partitionSelection(st); err != nil {
+			return err
+		}
+	}
 	sctx, ok := ctx.(*sql.Context)
 	if ok {
 		sp.p.expandUnionStars(sctx, st)
 	}
+	unionOrdinalsAliased(st)
 	markUnionColumns(st)
 	longInLists(st)
 	viewCheckClause(st, text)

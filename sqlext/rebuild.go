@@ -114,10 +114,10 @@ func (d *draft) primaryKey(ctx *sql.Context, c *plan.AlterPK) error {
 			return multiplePrimaryKeys()
 		}
 		k := draftKey{name: "PRIMARY", unique: true}
+		if indexPrefixes(c.Columns, d.sch) != nil {
+			return uniquePrefixRefused()
+		}
 		for _, col := range c.Columns {
-			if col.Length != 0 {
-				return sql.ErrUnsupportedFeature.New("index prefix lengths")
-			}
 			if d.sch.IndexOfColName(col.Name) < 0 {
 				return mysql.NewSQLError(mysql.ERKeyColumnDoesNotExist, "42000", "Key column '%s' doesn't exist in table", col.Name)
 			}

@@ -94,7 +94,8 @@ func bareType(t string) string {
 }
 
 // showIndexes is the engine's SHOW INDEX with the Collation and
-// Cardinality MySQL shows: A (ascending) for every column of a B-tree
+// Cardinality MySQL shows, and each prefix's length as its Sub_part: A
+// (ascending) for every column of a B-tree
 // index, which all of the table's indexes are, and for the last column of
 // a unique index its number of distinct keys, the table's row count (the
 // engine showed NULL and 0). Other cardinalities stay 0, as MySQL gives
@@ -113,16 +114,21 @@ func showIndexes(ctx *sql.Context, n *plan.ShowIndexes, row sql.Row) (sql.RowIte
 		}
 	}
 	width := map[string]int{}
+	prefix := map[string][]uint16{}
 	for _, x := range n.IndexesToShow {
 		width[x.ID()] = len(x.Expressions())
+		prefix[x.ID()] = x.PrefixLengths()
 	}
-	const nonUnique, keyName, seq, collation, cardinality = 1, 2, 3, 5, 6
+	const nonUnique, keyName, seq, collation, cardinality, subPart = 1, 2, 3, 5, 6, 7
 	for _, r := range rows {
-		if len(r) <= cardinality {
+		if len(r) <= subPart {
 			continue
 		}
 		r[collation] = "A"
 		name, _ := r[keyName].(string)
+		if p, ok := r[seq].(int); ok && p >= 1 && p <= len(prefix[name]) && prefix[name][p-1] > 0 {
+			r[subPart] = int64(prefix[name][p-1])
+		}
 		if count != nil && fmt.Sprint(r[nonUnique]) == "0" && fmt.Sprint(r[seq]) == fmt.Sprint(width[name]) {
 			r[cardinality] = count
 		}

@@ -674,21 +674,54 @@ func names(d *sql.ColumnDefaultValue, column string) bool {
 	return found
 }
 
-// indexRefused is the error CreateIndex fails with for def before
-// anything changes, or nil.
-func indexRefused(def sql.IndexDef) error {
+// indexRefused is the error CreateIndex fails with for def, a key of the
+// columns sch, before anything changes, or nil.
+func indexRefused(def sql.IndexDef, sch sql.Schema) error {
 	if def.IsFullText() || def.IsSpatial() || def.IsVector() {
 		return sql.ErrUnsupportedFeature.New("FULLTEXT, SPATIAL and VECTOR indexes")
 	}
 	if def.IsPrimary() {
 		return sql.ErrUnsupportedFeature.New("adding a primary key to an existing table")
 	}
-	for _, c := range def.Columns {
-		if c.Length != 0 {
-			return sql.ErrUnsupportedFeature.New("index prefix lengths")
-		}
+	if def.IsUnique() && indexPrefixes(def.Columns, sch) != nil {
+		return uniquePrefixRefused()
 	}
 	return nil
+}
+
+// uniquePrefixRefused is MySQL's 1089 for a unique key on a prefix of a
+// column. Storage keeps each key's whole values, which for a key that
+// need not be unique is a finer order of the same rows (the engine
+// re-reads a lookup's conditions, PreciseMatch), but for a unique one
+// would let two values of one prefix stand side by side.
+func uniquePrefixRefused() error {
+	return mysql.NewSQLError(erWrongSubKey, "HY000", "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+}
+
+// erWrongSubKey is MySQL's ER_WRONG_SUB_KEY.
+const erWrongSubKey = 1089
+
+// indexPrefixes is the prefix length of each of a key's columns, 0 for a
+// whole column, or nil when the key has no prefix. A prefix as long as
+// its column, or longer (the engine refused that already), is the whole
+// column, as in MySQL (SHOW INDEX has no Sub_part for it).
+func indexPrefixes(cols []sql.IndexColumn, sch sql.Schema) []uint16 {
+	var out []uint16
+	for i, c := range cols {
+		if c.Length <= 0 {
+			continue
+		}
+		if j := sch.IndexOfColName(c.Name); j >= 0 {
+			if st, ok := sch[j].Type.(sql.StringType); ok && c.Length >= st.MaxCharacterLength() {
+				continue
+			}
+		}
+		if out == nil {
+			out = make([]uint16, len(cols))
+		}
+		out[i] = uint16(c.Length)
+	}
+	return out
 }
 
 // modifiedValue is v, a row's value in a column that MODIFY or CHANGE
@@ -755,7 +788,7 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 }
 
 func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
-	if err := indexRefused(def); err != nil {
+	if err := indexRefused(def, t.sch.Schema); err != nil {
 		return err
 	}
 	cols := make([]string, len(def.Columns))
@@ -767,7 +800,7 @@ func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 		name = cols[0]
 	}
 	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpCreateIndex, DB: t.info.DB, Table: t.info.Name,
-		Index: &storage.IndexDef{Name: name, Columns: cols, Unique: def.IsUnique(), Meta: indexMetaJSON(def.Comment, nil)}}))
+		Index: &storage.IndexDef{Name: name, Columns: cols, Unique: def.IsUnique(), Meta: indexMetaJSON(def.Comment, indexPrefixes(def.Columns, t.sch.Schema))}}))
 }
 
 func (t *Table) DropIndex(ctx *sql.Context, name string) error {

@@ -40,6 +40,8 @@ func TestUnknownObjectsAsMySQL(t *testing.T) {
 		{"USE nodb", 1049, "42000", "Unknown database 'nodb'"},
 		{"ALTER VIEW nov AS SELECT 1", 1146, "42S02", "Table 'uo.nov' doesn't exist"},
 		{"CREATE TABLE e (x INT) ENGINE=Foo", 1286, "42000", "Unknown storage engine 'Foo'"},
+		{"CREATE TABLE b (y INT)", 1050, "42S01", "Table 'b' already exists"},
+		{"CREATE TABLE b AS SELECT 1 AS y", 1050, "42S01", "Table 'b' already exists"},
 	}
 	for _, c := range cases {
 		_, err := db.Exec(c.q)
