@@ -219,19 +219,28 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 		}
 		return &rangeRows{RowIter: iter, x: x, ranges: coll}, nil
 	}
-	if len(ranges) == 1 && tt == nil && !t.fkRead {
+	locking := lockingRead(ctx)
+	if len(ranges) == 1 && tt == nil && !t.fkRead && !locking {
 		return &pagedLookup{t: t, index: x.name, r: ranges[0], size: firstPageOf(ranges[0])}, nil
 	}
 	// Not lookup.IsEmptyRange: the engine sets it for every lookup by a
 	// NULL key, the null-safe (a <=> b) ones included, whose ranges read
 	// the NULLs; storageRanges leaves out the ranges no row is in.
 	if len(ranges) > 0 {
-		srows, ids, err := t.p.store.LookupColumns(t.info.DB, t.info.Name, x.name, ranges, t.read)
+		need := t.read
+		if locking {
+			need = nil // the rows are checked whole at commit
+		}
+		srows, ids, err := t.p.store.LookupColumns(t.info.DB, t.info.Name, x.name, ranges, need)
 		if err != nil {
 			return nil, translateStorage(err)
 		}
-		if t.fkRead {
+		if t.fkRead || locking {
 			txFrom(ctx).noteLookup(t.info.DB, t.info.Name, x.name, ranges, ids)
+		}
+		var locked *lockedRows
+		if locking {
+			locked = &lockedRows{}
 		}
 		rows = make([]sql.Row, 0, len(srows))
 		for i, r := range srows {
@@ -240,8 +249,10 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 					continue
 				}
 			}
+			locked.add(ids[i], r)
 			rows = append(rows, t.toSQLOwned(r))
 		}
+		locked.note(ctx, t)
 	}
 	if tt != nil {
 		// A lookup join takes the rows a lookup gives as the ones its

@@ -20,3 +20,22 @@ func TestLockingReadsRewritten(t *testing.T) {
 		t.Errorf("plain FOR UPDATE rewritten: %q", got)
 	}
 }
+
+func TestLockingStatement(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT v FROM t WHERE id = 1 FOR UPDATE":       true,
+		"select v from t for share nowait":              true,
+		"SELECT v FROM t LOCK IN SHARE MODE":            true,
+		"SELECT 'for update' FROM t":                    false,
+		"SELECT v FROM t -- for update\n":               false,
+		"UPDATE t SET v = 1":                            false,
+		"SELECT `for`, `update` FROM t":                 false,
+		"INSERT INTO t SELECT * FROM u FOR UPDATE":      true,
+		"SELECT v FROM t /* lock in share mode */":      false,
+		"SELECT share, `update` FROM t ORDER BY update": false,
+	} {
+		if got := lockingStatement(q); got != want {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+	}
+}

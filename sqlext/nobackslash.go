@@ -158,6 +158,7 @@ func doubledQuoteEnd(q string, i int) int {
 func (h *errorHandler) clientSays(c *mysql.Conn, text string) {
 	if s := h.sessionOf(c); s != nil {
 		s.clientText = text
+		s.lockingReads = lockingStatement(text)
 	}
 }
 

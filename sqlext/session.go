@@ -78,6 +78,9 @@ type Session struct {
 	counts *rowCounts
 	// clientText is the statement the client sent last (nobackslash.go).
 	clientText string
+	// lockingReads says that statement holds a locking read, whose rows
+	// its transaction's commit checks again (lockingreads.go).
+	lockingReads bool
 	// mode is the session's sql_mode, kept read (see sqlMode).
 	mode atomic.Pointer[sessionMode]
 	// varEpoch counts the changes of the session's variables.

@@ -175,6 +175,8 @@ type orderedIter struct {
 	overlay []sql.Row
 	next    sql.Row // the committed row read ahead, nil for none
 	done    bool    // c has given its last row
+	// locked gathers the rows of a locking read (lockingreads.go).
+	locked *lockedRows
 }
 
 func (it *orderedIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -182,6 +184,13 @@ func (it *orderedIter) Next(ctx *sql.Context) (sql.Row, error) {
 		r, ok := it.c.Next()
 		if it.done = !ok; ok {
 			it.next = it.t.toSQL(r)
+			if it.locked != nil {
+				id, err := it.t.p.store.Identity(it.t.info.DB, it.t.info.Name, r)
+				if err != nil {
+					return nil, translateStorage(err)
+				}
+				it.locked.add(id, r)
+			}
 		}
 		if it.n++; it.n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -212,7 +221,8 @@ func (t *Table) compareKeys(ctx *sql.Context, a, b sql.Row) int {
 	return 0
 }
 
-func (it *orderedIter) Close(*sql.Context) error {
+func (it *orderedIter) Close(ctx *sql.Context) error {
+	it.locked.note(ctx, it.t)
 	it.c.Close()
 	return nil
 }
@@ -287,8 +297,13 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	case overlayPartition:
 		return sql.RowsToRowIter(p.rows...), nil
 	case orderedPartition:
-		p.c.ReadColumns(t.read)
-		return &orderedIter{t: t, c: p.c, overlay: p.overlay}, nil
+		it := &orderedIter{t: t, c: p.c, overlay: p.overlay}
+		if lockingRead(ctx) {
+			it.locked = &lockedRows{}
+		} else {
+			p.c.ReadColumns(t.read)
+		}
+		return it, nil
 	}
 	p, ok := part.(partition)
 	if !ok {
@@ -296,11 +311,14 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	}
 	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
 	track := tt != nil && tt.changers.Load() > 0
-	if !track {
+	it := &scanIter{t: t, c: p.c, tt: tt, track: track}
+	if lockingRead(ctx) {
+		it.locked = &lockedRows{}
+	} else if !track {
 		// An editor that tracks the rows it reads writes them back.
 		p.c.ReadColumns(t.read)
 	}
-	return &scanIter{t: t, c: p.c, tt: tt, track: track}, nil
+	return it, nil
 }
 
 type scanIter struct {
@@ -311,6 +329,8 @@ type scanIter struct {
 	// track says an editor deletes or updates the keyless rows the scan
 	// reads, which then learns which of equal rows it read (lastRead).
 	track bool
+	// locked gathers the rows of a locking read (lockingreads.go).
+	locked *lockedRows
 }
 
 func (it *scanIter) Next(ctx *sql.Context) (sql.Row, error) {
@@ -332,11 +352,13 @@ func (it *scanIter) Next(ctx *sql.Context) (sql.Row, error) {
 		if it.track {
 			it.tt.lastRead.Store(&readRow{id: id, row: r})
 		}
+		it.locked.add(id, r)
 		return it.t.toSQL(r), nil
 	}
 }
 
-func (it *scanIter) Close(*sql.Context) error {
+func (it *scanIter) Close(ctx *sql.Context) error {
+	it.locked.note(ctx, it.t)
 	it.c.Close()
 	return nil
 }

@@ -117,6 +117,9 @@ type transaction struct {
 	// is logged once, as first read.
 	checks  []storage.Op
 	checked map[string]bool
+	// rowChecks are the OpCheckRows among checks, by table (tableKey),
+	// which the rows of locking reads join (noteRows).
+	rowChecks map[string]int
 	// inBeforeTrigger counts the BEFORE triggers whose bodies are
 	// running (triggerWrites).
 	inBeforeTrigger int
@@ -144,7 +147,7 @@ func (tx *transaction) reset() {
 	}
 	tx.tables = make(map[string]*txTable)
 	tx.order, tx.undo, tx.savepoints = nil, nil, nil
-	tx.checks, tx.checked = nil, nil
+	tx.checks, tx.checked, tx.rowChecks = nil, nil, nil
 }
 
 // noteLookup logs a foreign key lookup of committed rows: at commit they
@@ -166,6 +169,40 @@ func (tx *transaction) noteLookup(db, table, index string, ranges []storage.Rang
 	tx.checked[key] = true
 	tx.checks = append(tx.checks, storage.Op{Kind: storage.OpCheckLookup, DB: db, Table: table, Name: index,
 		Ranges: ranges, Keys: slices.Clone(ids)})
+}
+
+// noteRows logs rows of table, committed rows as a locking read found
+// them (ids their identities), which it keeps: at commit each must still
+// hold what it held. A row read again keeps what it held when first read.
+func (tx *transaction) noteRows(db, table string, ids []string, rows []storage.Row) {
+	if tx == nil || len(ids) == 0 {
+		return
+	}
+	tk := tableKey(db, table)
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.checked == nil {
+		tx.checked = make(map[string]bool)
+	}
+	if tx.rowChecks == nil {
+		tx.rowChecks = make(map[string]int)
+	}
+	at, ok := tx.rowChecks[tk]
+	if !ok {
+		at = len(tx.checks)
+		tx.rowChecks[tk] = at
+		tx.checks = append(tx.checks, storage.Op{Kind: storage.OpCheckRows, DB: db, Table: table})
+	}
+	op := &tx.checks[at]
+	for i, id := range ids {
+		key := "row\x00" + tk + "\x00" + id
+		if tx.checked[key] {
+			continue
+		}
+		tx.checked[key] = true
+		op.Keys = append(op.Keys, id)
+		op.Rows = append(op.Rows, rows[i])
+	}
 }
 
 func (tx *transaction) String() string   { return "sqlearn transaction" }
@@ -387,7 +424,10 @@ func (tx *transaction) command() *storage.Command {
 		}
 	}
 	cmd.Ops = append(cmd.Ops, inserts...)
-	if len(cmd.Ops) > 0 && len(tx.checks) > 0 {
+	// A transaction that wrote nothing needs no checks, but for those of
+	// its locking reads when it ran a write that changed no row: the
+	// write it meant (v = what it read + 1) may be what another wrote.
+	if len(tx.checks) > 0 && (len(cmd.Ops) > 0 || tx.rowChecks != nil && len(tx.order) > 0) {
 		// The checks come first: they compare with the committed rows
 		// as they were before this transaction's changes.
 		cmd.Ops = append(slices.Clip(tx.checks), cmd.Ops...)

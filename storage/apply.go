@@ -18,7 +18,7 @@ func (s *Store) Apply(index uint64, c *Command) (err error) {
 	ddl := false
 	for i := range c.Ops {
 		switch c.Ops[i].Kind {
-		case OpInsert, OpAppend, OpAppendFrom, OpDelete, OpSetAutoInc, OpCheckLookup:
+		case OpInsert, OpAppend, OpAppendFrom, OpDelete, OpSetAutoInc, OpCheckLookup, OpCheckRows:
 		default:
 			ddl = true
 		}
@@ -112,8 +112,11 @@ func (s *Store) applyRows(op *Op, u *undo) error {
 	if err != nil {
 		return err
 	}
-	if op.Kind == OpCheckLookup {
+	switch op.Kind {
+	case OpCheckLookup:
 		return t.checkLookup(op)
+	case OpCheckRows:
+		return t.checkRows(op)
 	}
 	t.mark.writes++
 	u.touch(t)
@@ -186,6 +189,18 @@ func (t *Table) checkLookup(op *Op) error {
 		}
 	}
 	return fmt.Errorf("%w: a row of %s that a foreign key check of this transaction read (or found missing) was changed by another; retry the transaction", ErrConflict, t.name)
+}
+
+// checkRows fails with ErrConflict unless each row op names holds what
+// op says it holds.
+func (t *Table) checkRows(op *Op) error {
+	for i, id := range op.Keys {
+		l, ok := t.locs.get(id)
+		if !ok || EncodeKey(t.rowAt(l)) != EncodeKey(op.Rows[i]) {
+			return fmt.Errorf("%w: a row of %s that a locking read of this transaction found was changed or deleted by another; retry the transaction", ErrConflict, t.name)
+		}
+	}
+	return nil
 }
 
 // insertRows inserts rows one by one; rowIDs are the keyless rows' ids.

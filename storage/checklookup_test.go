@@ -83,3 +83,62 @@ func TestCheckLookup(t *testing.T) {
 		t.Errorf("cut kind 9: %v", err)
 	}
 }
+
+// TestCheckRows: the op lets its command through when each row it names
+// holds what it says, fails it whole when one was changed or deleted,
+// counts as no write, round-trips as version 11 and is refused in an
+// older command.
+func TestCheckRows(t *testing.T) {
+	s := newTestStore(t)
+	mustApply(t, s, Op{Kind: OpInsert, DB: "d", Table: "t", Rows: []Row{row(1, "a", 1), row(2, "b", 2)}})
+	one, two := EncodeKey([]any{int64(1)}), EncodeKey([]any{int64(2)})
+	nine := EncodeKey([]any{int64(9)})
+	insert := Op{Kind: OpInsert, DB: "d", Table: "t", Rows: []Row{row(9, "z", 9)}}
+	check := func(ids []string, rows ...Row) Op {
+		return Op{Kind: OpCheckRows, DB: "d", Table: "t", Keys: ids, Rows: rows}
+	}
+	before := s.Writes("d", "t")
+	mustApply(t, s, check([]string{one, two}, row(1, "a", 1), row(2, "b", 2)))
+	if s.Writes("d", "t") != before {
+		t.Error("a check alone counted as a write")
+	}
+	for _, c := range []struct {
+		name string
+		op   Op
+		ok   bool
+	}{
+		{"the rows as read", check([]string{two, one}, row(2, "b", 2), row(1, "a", 1)), true},
+		{"a row changed", check([]string{one, two}, row(1, "a", 1), row(2, "b", 3)), false},
+		{"a row gone", check([]string{nine}, row(9, "z", 9)), false},
+	} {
+		if c.ok {
+			mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "t", Keys: []string{nine}})
+		}
+		err := s.Apply(0, &Command{Ops: []Op{c.op, insert}})
+		if c.ok != (err == nil) || (err != nil && !errors.Is(err, ErrConflict)) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if _, stored, _ := s.Get("d", "t", nine); stored != c.ok {
+			t.Errorf("%s: the command's insert is stored: %v", c.name, stored)
+		}
+		if !c.ok {
+			continue
+		}
+		mustApply(t, s, Op{Kind: OpDelete, DB: "d", Table: "t", Keys: []string{nine}})
+	}
+
+	b := EncodeCommand(&Command{Ops: []Op{check([]string{one}, row(1, "a", 1))}})
+	if b[0] != 11 {
+		t.Fatalf("written as version %d", b[0])
+	}
+	got, err := DecodeCommand(b)
+	if err != nil || !bytes.Equal(EncodeCommand(got), b) || got.Ops[0].Kind != OpCheckRows || len(got.Ops[0].Rows) != 1 {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	if _, err := DecodeCommand(append([]byte{10}, b[1:]...)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a row check in a version 10 command: %v", err)
+	}
+	if _, err := DecodeCommand(EncodeCommand(&Command{Ops: []Op{check([]string{one})}})); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a row check without its row: %v", err)
+	}
+}

@@ -59,6 +59,14 @@ const (
 	// each partition's batches with deleted rows are folded and its tail
 	// sealed, so that every row is in an Arrow batch (OPTIMIZE TABLE).
 	OpOptimize
+	// OpCheckRows fails its command with ErrConflict unless each row that
+	// Keys names is live and holds what Rows holds for it, before the
+	// command's changes apply. A transaction logs one for the rows its
+	// locking reads (SELECT ... FOR UPDATE, LOCK IN SHARE MODE) found, so
+	// that a row another transaction changed or deleted after the read
+	// fails it, rather than the change being lost under this one's. It
+	// changes nothing.
+	OpCheckRows
 )
 
 // Op is one change. Fields not used by its Kind are zero.
@@ -106,11 +114,12 @@ type Command struct {
 // whose batches send JSON columns as structs (jsonColumns), version 7
 // OpCheckLookup, version 8 such structs written with a whole float64
 // member as a DOUBLE (2.0, where 6 and 7 write 2), version 9
-// OpReplaceTable, version 10 OpOptimize. A command is written with the
+// OpReplaceTable, version 10 OpOptimize, version 11 OpCheckRows. A
+// command is written with the
 // oldest version that has all of its ops (opVersion), so nodes that know
 // only an older version can apply the commands that need nothing newer.
 const (
-	commandVersion       = 10
+	commandVersion       = 11
 	commandVersionBefore = 1
 )
 
@@ -129,6 +138,8 @@ func opVersion(k OpKind) byte {
 		return 9
 	case OpOptimize:
 		return 10
+	case OpCheckRows:
+		return 11
 	}
 	return commandVersionBefore
 }
@@ -210,7 +221,7 @@ func EncodeCommand(c *Command) []byte {
 			for _, id := range op.RowIDs {
 				e.uvarint(id)
 			}
-		case OpDelete:
+		case OpDelete, OpCheckRows:
 			e.uvarint(uint64(len(op.Keys)))
 			for _, k := range op.Keys {
 				e.string(k)
@@ -329,7 +340,7 @@ func DecodeCommand(b []byte) (*Command, error) {
 			for j := 0; j < m && d.err == nil; j++ {
 				op.RowIDs = append(op.RowIDs, d.uvarint())
 			}
-		case OpDelete:
+		case OpDelete, OpCheckRows:
 			m := d.count(1)
 			op.Keys = make([]string, 0, m)
 			for j := 0; j < m && d.err == nil; j++ {
@@ -341,6 +352,9 @@ func DecodeCommand(b []byte) (*Command, error) {
 			}
 			if d.err == nil && len(op.Rows) != 0 && len(op.Rows) != len(op.Keys) {
 				d.fail("delete expectations do not match its keys")
+			}
+			if d.err == nil && op.Kind == OpCheckRows && len(op.Rows) != len(op.Keys) {
+				d.fail("a row check without a row for each key")
 			}
 		case OpSetAutoInc:
 			op.AutoInc = d.uvarint()
