@@ -259,6 +259,11 @@ func sqlError(err error) error {
 		se = sql.CastSQLError(err)
 	}
 	out := *se
+	if num, state, msg, ok := flattenedSQLError(out.Message); ok && out.Num == mysql.ERUnknownError {
+		// A MySQL error of this package's that the engine wrote as text:
+		// first, before the engine's texts are read for what they say.
+		out.Num, out.State, out.Message = num, state, msg
+	}
 	if lit, ok := overflowingLiteral(out.Message); ok {
 		out.Num, out.State = erIllegalValueForType, "22007"
 		out.Message = fmt.Sprintf("Illegal double '%s' value found during parsing", lit)
@@ -302,9 +307,6 @@ func sqlError(err error) error {
 	}
 	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out = *duplicateColumn(name).(*mysql.SQLError)
-	}
-	if num, state, msg, ok := flattenedSQLError(out.Message); ok && out.Num == mysql.ERUnknownError {
-		out.Num, out.State, out.Message = num, state, msg
 	}
 	if msg, ok := viewCheckFailed(out.Message); ok {
 		out.Num, out.State, out.Message = erViewCheckFailed, "44000", msg

@@ -68,6 +68,11 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		windowCalls(st)
 	}
 	bitNotAsFunction(st)
+	if containsFold(text, "names") {
+		if err := namesCollation(st, text); err != nil {
+			return err
+		}
+	}
 	if containsFold(text, "partition") {
 		if err := partitionSelection(st); err != nil {
 			return err
