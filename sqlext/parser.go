@@ -314,6 +314,7 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	}
 	apply(rewriteHelp)
 	apply(rewriteShowOpenTables)
+	apply(rewriteShowSchemas)
 	apply(rewriteShowEngine)
 	apply(rewriteExplainJSON)
 	apply(rewriteFunctionStatement)

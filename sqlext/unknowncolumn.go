@@ -3,6 +3,7 @@ package sqlext
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -41,7 +42,10 @@ func unknownColumnText(err *error, query string) {
 	}
 	written, clause, ok := columnClause(query, toks, name, table, false)
 	if !ok {
-		return
+		// Under ANSI_QUOTES, "c" is an identifier.
+		if written, clause, ok = columnClause(query, ansiQuoted(toks), name, table, false); !ok {
+			return
+		}
 	}
 	se.Message = fmt.Sprintf("Unknown column '%s' in '%s'", written, clause)
 }
@@ -162,4 +166,17 @@ func columnClause(query string, toks []sqlToken, name, table string, bare bool) 
 		return col, current, true
 	}
 	return "", "", false
+}
+
+// ansiQuoted is toks with each double-quoted string written as the
+// identifier it is under ANSI_QUOTES, in backticks.
+func ansiQuoted(toks []sqlToken) []sqlToken {
+	out := slices.Clone(toks)
+	for i, t := range out {
+		if len(t.text) >= 2 && t.text[0] == '"' && t.text[len(t.text)-1] == '"' {
+			name := strings.ReplaceAll(t.text[1:len(t.text)-1], `""`, `"`)
+			out[i].text = "`" + strings.ReplaceAll(name, "`", "``") + "`"
+		}
+	}
+	return out
 }

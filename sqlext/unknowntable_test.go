@@ -101,6 +101,13 @@ func TestUnknownColumnNamesItsClause(t *testing.T) {
 	}
 	_, err := db.Exec("SELECT id FROM src WHERE nosuch = ?", 1)
 	wantMySQLMessage(t, "prepared", err, 1054, "42S22", "Unknown column 'nosuch' in 'where clause'")
+	// Under ANSI_QUOTES "c" is a column.
+	mustExecAll(t, db, "SET sql_mode = 'ANSI_QUOTES'")
+	_, err = db.Exec(`SELECT id FROM src WHERE "no""such" = 1`)
+	wantMySQLMessage(t, "ANSI_QUOTES", err, 1054, "42S22", `Unknown column 'no"such' in 'where clause'`)
+	_, err = db.Exec(`SELECT "1"`)
+	wantMySQLMessage(t, "ANSI_QUOTES", err, 1054, "42S22", "Unknown column '1' in 'field list'")
+	mustExecAll(t, db, "SET sql_mode = DEFAULT")
 	// SET of a name that is no variable: MySQL's 1193, as MariaDB's; the
 	// engine looked for a column.
 	for q, name := range map[string]string{
