@@ -38,6 +38,9 @@ type statementParser struct {
 
 // adjusted is st adjusted (adjust), or the statement that stands for it.
 func (sp statementParser) adjusted(ctx context.Context, st ast.Statement, text string) (ast.Statement, error) {
+	if q, err := sp.showPlugins(ctx, st); q != nil || err != nil {
+		return q, err
+	}
 	if err := sp.adjust(ctx, st, text); err != nil {
 		return nil, err
 	}

@@ -392,8 +392,9 @@ func (c *storedFuncCall) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // The engine's information_schema.ROUTINES lists procedures only, so SHOW
 // FUNCTION STATUS (which reads it) and mariadb-dump --routines missed the
 // stored functions. routinesSchema is the engine's information_schema
-// with ROUTINES giving a row for each stored function too, and VIEWS and
-// STATISTICS as MySQL's (viewsTable, statisticsTable).
+// with ROUTINES giving a row for each stored function too, and VIEWS,
+// STATISTICS and PLUGINS as MySQL's (viewsTable, statisticsTable,
+// pluginsTable).
 type routinesSchema struct {
 	sql.Database
 	p *Provider
@@ -409,6 +410,9 @@ func (d routinesSchema) GetTableInsensitive(ctx *sql.Context, name string) (sql.
 	}
 	if ok && err == nil && strings.EqualFold(name, information_schema.StatisticsTableName) {
 		t = statisticsTable{Table: t}
+	}
+	if ok && err == nil && strings.EqualFold(name, information_schema.PluginsTableName) {
+		t = pluginsTable{Table: t}
 	}
 	return t, ok, err
 }
