@@ -60,6 +60,11 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		if iter, err := sortByKeys(ctx, o.b, n, row); err != nil || iter != nil {
 			return iter, err
 		}
+	case *plan.DropTable:
+		return o.once(n, func() (sql.RowIter, error) {
+			iter, err := o.b.Build(ctx, n, row)
+			return iter, parentDropError(ctx, n, err)
+		})
 	case *plan.AnalyzeTable:
 		return analyzeTables(ctx, n), nil
 	case *plan.Kill:
@@ -423,4 +428,40 @@ func (k *lastInsertIDKept) WithChildIter(child sql.RowIter) sql.RowIter {
 func (k *lastInsertIDKept) Close(ctx *sql.Context) error {
 	ctx.SetLastQueryInfoInt(sql.LastInsertId, k.id)
 	return k.RowIter.Close(ctx)
+}
+
+// erFKCannotDropParent is MySQL's ER_FK_CANNOT_DROP_PARENT.
+const erFKCannotDropParent = 3730
+
+// parentDropError is err, the error of DROP TABLE n, in MySQL's words
+// when it refuses a table another table's foreign key references: the
+// engine's named the key but not the table that holds it.
+func parentDropError(ctx *sql.Context, n *plan.DropTable, err error) error {
+	if !sql.ErrForeignKeyDropTable.Is(err) {
+		return err
+	}
+	var table, key string
+	if _, e := fmt.Sscanf(strings.ReplaceAll(err.Error(), "`", " "), "cannot drop table %s as it is referenced in foreign key %s", &table, &key); e != nil {
+		return err
+	}
+	for _, c := range n.Tables {
+		rt, ok := c.(*plan.ResolvedTable)
+		if !ok || !strings.EqualFold(rt.Name(), table) {
+			continue
+		}
+		t := storedTable(rt.Table)
+		if t == nil {
+			continue
+		}
+		fks, e := t.GetReferencedForeignKeys(ctx)
+		if e != nil {
+			return err
+		}
+		for _, fk := range fks {
+			if strings.EqualFold(fk.Name, key) {
+				return mysql.NewSQLError(erFKCannotDropParent, "HY000", "Cannot drop table '%s' referenced by a foreign key constraint '%s' on table '%s'.", rt.Name(), fk.Name, fk.Table)
+			}
+		}
+	}
+	return err
 }

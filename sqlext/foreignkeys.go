@@ -313,6 +313,17 @@ func (p *Provider) foreignKeyText(current string, err *error) {
 	if *err == nil {
 		return
 	}
+	var parent, key, holder string
+	if _, e := fmt.Sscanf((*err).Error(), "cannot truncate table %s as it is referenced in foreign key %s on table %s", &parent, &key, &holder); e == nil {
+		// TRUNCATE of a parent: MySQL's 1701 describes the key.
+		if fk, ok := p.foreignKeyOf(current, holder, key); ok {
+			// Its parent named with its database, as MySQL names it here.
+			qualified := fk
+			qualified.ParentTable = fk.ParentDatabase + "`.`" + fk.ParentTable
+			*err = mysql.NewSQLError(erTruncateIllegalFK, "42000", "Cannot truncate a table referenced in a foreign key constraint (%s)", fkDescription(fk.Database, fk.Table, qualified))
+		}
+		return
+	}
 	child, name, table, ok := fkViolation((*err).Error())
 	if !ok {
 		return
@@ -326,6 +337,9 @@ func (p *Provider) foreignKeyText(current string, err *error) {
 		*err = mysql.NewSQLError(erRowIsReferenced, "23000", "Cannot delete or update a parent row: a foreign key constraint fails (%s)", fkDescription(fk.Database, fk.Table, fk))
 	}
 }
+
+// erTruncateIllegalFK is MySQL's ER_TRUNCATE_ILLEGAL_FK.
+const erTruncateIllegalFK = 1701
 
 // erRowIsReferenced is MySQL's ER_ROW_IS_REFERENCED_2.
 const erRowIsReferenced = 1451

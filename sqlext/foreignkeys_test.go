@@ -35,6 +35,26 @@ func TestForeignKeys(t *testing.T) {
 	if got := flat(queryStrings(t, db, "SELECT id, COALESCE(p, 0) FROM fk.child ORDER BY id")); got != "10,1;11,0" {
 		t.Errorf("refused writes left children %s", got)
 	}
+	// The message names the key and the table that holds it, one of
+	// those that reference the parent.
+	_, err := db.Exec("DROP TABLE fk.parent")
+	var named []string
+	for _, r := range queryStrings(t, db, "SELECT CONSTRAINT_NAME, TABLE_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'fk' AND REFERENCED_TABLE_NAME = 'parent'") {
+		msg := "Cannot drop table 'parent' referenced by a foreign key constraint '" + r[0] + "' on table '" + r[1] + "'."
+		named = append(named, msg)
+		if err != nil && strings.Contains(err.Error(), msg) {
+			named = nil
+			wantMySQLMessage(t, "DROP TABLE of a parent", err, 3730, "HY000", msg)
+			break
+		}
+	}
+	if named != nil {
+		t.Errorf("DROP TABLE of a parent: %v, want one of %q", err, named)
+	}
+	mustExecAll(t, db, "CREATE TABLE fk.lone (id INT PRIMARY KEY)", "CREATE TABLE fk.leaf (id INT PRIMARY KEY, l INT, CONSTRAINT to_lone FOREIGN KEY (l) REFERENCES fk.lone (id))")
+	_, err = db.Exec("TRUNCATE TABLE fk.lone")
+	wantMySQLMessage(t, "TRUNCATE of a parent", err, 1701, "42000", "Cannot truncate a table referenced in a foreign key constraint (`fk`.`leaf`, CONSTRAINT `to_lone` FOREIGN KEY (`l`) REFERENCES `fk`.`lone` (`id`))")
+	mustExecAll(t, db, "DROP TABLE fk.leaf", "DROP TABLE fk.lone")
 
 	// Referential actions.
 	mustExecAll(t, db,

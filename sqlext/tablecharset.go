@@ -91,9 +91,9 @@ func alterCollation(ctx *sql.Context, n *plan.AlterTableCollation) (sql.RowIter,
 		}
 		return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 	}
-	if keyed, err := hasForeignKeys(ctx, t); keyed || err != nil {
+	if keyed, err := textForeignKeys(ctx, t); keyed || err != nil {
 		if err == nil {
-			err = mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'CONVERT TO CHARACTER SET of a table with foreign keys'")
+			err = mysql.NewSQLError(erNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'CONVERT TO CHARACTER SET of a table whose foreign keys hold text columns'")
 		}
 		return nil, err
 	}
@@ -108,6 +108,42 @@ func alterCollation(ctx *sql.Context, n *plan.AlterTableCollation) (sql.RowIter,
 		return nil, err
 	}
 	return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
+}
+
+// textForeignKeys says whether a foreign key of t, or one that names t as
+// its parent, holds a text column of t, which a conversion would move to
+// another collation than its other side's. Keys of numbers and dates
+// convert with the table, as in MySQL.
+func textForeignKeys(ctx *sql.Context, t *Table) (bool, error) {
+	declared, err := t.GetDeclaredForeignKeys(ctx)
+	if err != nil {
+		return false, err
+	}
+	referenced, err := t.GetReferencedForeignKeys(ctx)
+	if err != nil {
+		return false, err
+	}
+	text := func(cols []string) bool {
+		for _, c := range cols {
+			if i := t.sch.Schema.IndexOfColName(c); i >= 0 {
+				if typ := t.sch.Schema[i].Type; types.IsTextOnly(typ) || types.IsEnum(typ) || types.IsSet(typ) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, fk := range declared {
+		if text(fk.Columns) || fk.IsSelfReferential() && text(fk.ParentColumns) {
+			return true, nil
+		}
+	}
+	for _, fk := range referenced {
+		if text(fk.ParentColumns) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // convertTo moves the draft's text columns, and its default, to coll.

@@ -52,6 +52,30 @@ func TestAlterTableCharacterSet(t *testing.T) {
 	if got := flat(queryStrings(t, db, "SHOW CREATE TABLE l")); !strings.Contains(got, "DEFAULT CHARSET=utf8mb4") {
 		t.Errorf("SHOW CREATE TABLE l = %s", got)
 	}
+
+	// A table with foreign keys of numbers converts, keeping them; one
+	// whose foreign key holds text would leave the key's two sides in
+	// different collations, and is refused, changing nothing.
+	mustExecAll(t, db,
+		"CREATE TABLE p (id INT PRIMARY KEY, code VARCHAR(5) UNIQUE) CHARACTER SET latin1",
+		"CREATE TABLE c (id INT PRIMARY KEY, p INT, note VARCHAR(5), FOREIGN KEY (p) REFERENCES p (id)) CHARACTER SET latin1",
+		"CREATE TABLE k (id INT PRIMARY KEY, code VARCHAR(5), FOREIGN KEY (code) REFERENCES p (code)) CHARACTER SET latin1",
+		"INSERT INTO p VALUES (1, 'x')", "INSERT INTO c VALUES (1, 1, 'é')",
+		"ALTER TABLE c CONVERT TO CHARACTER SET utf8mb4")
+	wantAnswers(t, db, "converted with its foreign key", map[string]string{
+		"SELECT COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'cs' AND TABLE_NAME = 'c' AND COLUMN_NAME = 'note'": "utf8mb4_0900_ai_ci",
+		"SELECT note FROM c": "é",
+		"SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'cs' AND TABLE_NAME = 'c'": "1",
+	})
+	_, err = db.Exec("INSERT INTO c VALUES (2, 9, 'y')")
+	wantMySQLError(t, err, 1452, "23000")
+	for _, q := range []string{"ALTER TABLE k CONVERT TO CHARACTER SET utf8mb4", "ALTER TABLE p CONVERT TO CHARACTER SET utf8mb4"} {
+		_, err = db.Exec(q)
+		wantMySQLError(t, err, 1235, "42000")
+	}
+	wantAnswers(t, db, "a text key's tables unchanged", map[string]string{
+		"SELECT GROUP_CONCAT(DISTINCT COLLATION_NAME) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'cs' AND TABLE_NAME IN ('k', 'p')": "latin1_swedish_ci",
+	})
 }
 
 // TestAlterTableComment: ALTER TABLE t COMMENT = '...' gives the table its
