@@ -110,6 +110,7 @@ var engineMessages = []struct {
 	{"column type mismatch on", 3780},                      // ER_FK_INCOMPATIBLE_COLUMNS
 	{"cannot use SET NULL as column", 1830},                // ER_FK_COLUMN_NOT_NULL
 	{"TEXT/BLOB are not valid types for foreign keys", 1170},
+	{"has already been registered", 1061}, // ER_DUP_KEYNAME: an index with id "k" has already been registered
 	// Index key parts.
 	{"used in key specification without a key length", 1170}, // ER_BLOB_KEY_WITHOUT_LENGTH
 	{"incorrect prefix key '", 1089},                         // ER_WRONG_SUB_KEY
@@ -308,6 +309,9 @@ func sqlError(err error) error {
 	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out = *duplicateColumn(name).(*mysql.SQLError)
 	}
+	if strings.HasPrefix(out.Message, "no matching Full-Text index found on table ") {
+		out = *noFulltextIndex().(*mysql.SQLError)
+	}
 	if msg, ok := viewCheckFailed(out.Message); ok {
 		out.Num, out.State, out.Message = erViewCheckFailed, "44000", msg
 	}
@@ -364,6 +368,11 @@ func mysqlMessage(num int, msg string) string {
 	case 1170:
 		if rest, ok := strings.CutPrefix(msg, "blob/text column "); ok {
 			return "BLOB/TEXT column " + rest
+		}
+	case 1061:
+		var key string
+		if _, err := fmt.Sscanf(msg, "an index with id %q has already been registered", &key); err == nil {
+			return fmt.Sprintf("Duplicate key name '%s'", key)
 		}
 	case 1089:
 		if strings.HasPrefix(msg, "incorrect prefix key '") {

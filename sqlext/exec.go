@@ -142,6 +142,15 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		if existingTable(ctx, n) {
 			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 		}
+		nn, err := withoutFulltext(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		return o.once(nn, func() (sql.RowIter, error) { return createWhole(ctx, o.b, nn, row) })
+	case *plan.AlterIndex:
+		if iter, ok := fulltextAlter(ctx, n); ok {
+			return iter, nil
+		}
 	case *plan.InsertInto:
 		if nn, err := insertReadingFirst(n); err != nil || nn != nil {
 			if err != nil {
@@ -464,4 +473,29 @@ func parentDropError(ctx *sql.Context, n *plan.DropTable, err error) error {
 		}
 	}
 	return err
+}
+
+// createWhole runs CREATE TABLE n, whose table the engine makes before
+// its indexes: when an index fails (a unique key on a prefix, 1089), the
+// table made goes again, so that the failed statement leaves nothing, as
+// in MySQL. The engine left the table behind.
+func createWhole(ctx *sql.Context, b sql.NodeExecBuilder, n *plan.CreateTable, row sql.Row) (sql.RowIter, error) {
+	db, ok := n.Db.(sql.TableDropper)
+	if !ok {
+		return b.Build(ctx, n, row)
+	}
+	_, existed, err := n.Db.GetTableInsensitive(ctx, n.Name())
+	if err != nil {
+		return nil, err
+	}
+	iter, err := b.Build(ctx, n, row)
+	if err == nil || existed {
+		return iter, err
+	}
+	if _, made, e := n.Db.GetTableInsensitive(ctx, n.Name()); e == nil && made {
+		if e := db.DropTable(ctx, n.Name()); e != nil {
+			ctx.GetLogger().Warnf("dropping table %s of a failed CREATE TABLE: %v", n.Name(), e)
+		}
+	}
+	return nil, err
 }
