@@ -297,6 +297,7 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	apply(rewriteCompoundIntervals)
 	apply(rewriteAlterCharset)
 	apply(rewriteTableOptions)
+	apply(rewritePartitionClause)
 	apply(rewriteLockingReads)
 	apply(rewriteQueryInParentheses)
 	if strings.Contains(q, ":=") {

@@ -145,17 +145,44 @@ func (d *Database) CreateTrigger(ctx *sql.Context, def sql.TriggerDefinition) er
 	return d.putMeta(ctx, triggerPrefix+strings.ToLower(def.Name), def)
 }
 
-// withoutVersionComment is a statement without the executable comment
-// mysqldump wraps around CREATE TRIGGER (/*!50003 CREATE ... */): the
-// engine keeps the text as the client sent it, so a trigger restored from
-// a dump was dumped again inside two such comments.
+// withoutVersionComment is a statement without the executable comments
+// dumps wrap around CREATE TRIGGER, each kept for its text:
+// mariadb-dump and mysqldump write /*!50003 CREATE*/ /*!50017
+// DEFINER=...*/ /*!50003 TRIGGER ... */. The engine keeps the text as the
+// client sent it, so a trigger restored from a dump was dumped again
+// inside more such comments, and the text with its comments cut at the
+// ends only could not be read again: every later statement that read
+// the database's triggers failed.
 func withoutVersionComment(stmt string) string {
-	s := strings.TrimSpace(stmt)
-	if !strings.HasPrefix(s, "/*!") || !strings.HasSuffix(s, "*/") {
+	if !strings.Contains(stmt, "/*!") {
 		return stmt
 	}
-	body := strings.TrimLeft(s[len("/*!"):len(s)-len("*/")], "0123456789")
-	return strings.TrimSpace(body)
+	var b strings.Builder
+	inComment := false
+	for i := 0; i < len(stmt); {
+		switch c := stmt[i]; {
+		case c == '\'' || c == '"' || c == '`':
+			j := quotedEnd(stmt, i)
+			b.WriteString(stmt[i:j])
+			i = j
+		case strings.HasPrefix(stmt[i:], "/*!") && !inComment:
+			i += len("/*!")
+			for i < len(stmt) && stmt[i] >= '0' && stmt[i] <= '9' {
+				i++
+			}
+			if i < len(stmt) && stmt[i] == ' ' {
+				i++
+			}
+			inComment = true
+		case strings.HasPrefix(stmt[i:], "*/") && inComment:
+			i += len("*/")
+			inComment = false
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return strings.TrimSpace(b.String())
 }
 
 func (d *Database) DropTrigger(ctx *sql.Context, name string) error {
