@@ -43,3 +43,22 @@ func TestDumpedStatementForms(t *testing.T) {
 		}
 	}
 }
+
+// TestTriggersOfEveryDatabaseListed: information_schema.TRIGGERS lists the
+// triggers of every database, from any current database or none; it read
+// each trigger in the current database, failing with 1146 when another
+// database had one and with 1046 without a current database.
+func TestTriggersOfEveryDatabaseListed(t *testing.T) {
+	_, addr, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE tl1", "CREATE DATABASE tl2", "CREATE DATABASE tl3",
+		"CREATE TABLE tl1.a (id INT PRIMARY KEY, n INT)", "CREATE TABLE tl2.b (id INT PRIMARY KEY)",
+		"USE tl1", "CREATE TRIGGER ta BEFORE INSERT ON a FOR EACH ROW SET NEW.n = 1",
+		"USE tl2", "CREATE TRIGGER tb AFTER INSERT ON b FOR EACH ROW UPDATE tl1.a SET n = n + 1",
+		"USE tl3")
+	const q = "SELECT GROUP_CONCAT(TRIGGER_SCHEMA, '.', TRIGGER_NAME, ':', EVENT_OBJECT_TABLE ORDER BY TRIGGER_SCHEMA) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA LIKE 'tl%'"
+	wantAnswers(t, db, "from another database", map[string]string{q: "tl1.ta:a,tl2.tb:b", "SELECT DATABASE()": "tl3"})
+	none := connect(t, addr, "")
+	none.SetMaxOpenConns(1)
+	wantAnswers(t, none, "without a current database", map[string]string{q: "tl1.ta:a,tl2.tb:b", "SELECT DATABASE()": "NULL"})
+}

@@ -393,8 +393,8 @@ func (c *storedFuncCall) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // FUNCTION STATUS (which reads it) and mariadb-dump --routines missed the
 // stored functions. routinesSchema is the engine's information_schema
 // with ROUTINES giving a row for each stored function too, and VIEWS,
-// STATISTICS and PLUGINS as MySQL's (viewsTable, statisticsTable,
-// pluginsTable).
+// STATISTICS, PLUGINS and TRIGGERS as MySQL's (viewsTable,
+// statisticsTable, pluginsTable, triggersTable).
 type routinesSchema struct {
 	sql.Database
 	p *Provider
@@ -413,6 +413,9 @@ func (d routinesSchema) GetTableInsensitive(ctx *sql.Context, name string) (sql.
 	}
 	if ok && err == nil && strings.EqualFold(name, information_schema.PluginsTableName) {
 		t = pluginsTable{Table: t}
+	}
+	if ok && err == nil && strings.EqualFold(name, information_schema.TriggersTableName) {
+		t = triggersTable{Table: t}
 	}
 	return t, ok, err
 }

@@ -1,0 +1,14 @@
+USE wpd;
+SELECT COUNT(*) FROM wp_posts;
+SELECT * FROM recent;
+CALL cnt(@n);
+SELECT @n;
+SELECT post_content, post_title FROM wp_posts WHERE ID = 2;
+SELECT meta_id, post_id FROM wp_postmeta WHERE meta_key = '_edit_lock';
+SELECT ID FROM wp_posts WHERE post_name = 'second';
+SELECT d, hits FROM stats ORDER BY d;
+INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (1, '_note', 'x');
+SELECT ID, comment_count FROM wp_posts ORDER BY ID;
+DELETE FROM wp_posts WHERE ID = 2;
+SELECT meta_key FROM wp_postmeta ORDER BY meta_id;
+SELECT TRIGGER_NAME, EVENT_MANIPULATION, EVENT_OBJECT_TABLE, ACTION_TIMING FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'wpd';
