@@ -89,6 +89,21 @@ func withVirtualColumns(t sql.Table) (sql.Table, transform.TreeIdentity, error) 
 				projections[i] = np
 			}
 		}
+		// Their functions read ENUM, SET and date arguments as text, as
+		// the statement's own do (textArguments): the projections are
+		// not among the statement's expressions, and CONCAT(e, '?') of
+		// an ENUM wrote its index.
+		read := projections
+		if read == nil {
+			read = x.Projections
+		}
+		texts, changed, err := textInProjections(read)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		if changed {
+			projections = texts
+		}
 		if projections == nil {
 			return t, transform.SameTree, nil
 		}
@@ -153,3 +168,17 @@ func (k *sqlNullKept) CollationCoercibility(ctx *sql.Context) (sql.CollationID, 
 }
 
 func (k *sqlNullKept) DebugString() string { return sql.DebugString(k.Expression) }
+
+// textInProjections is exprs with the arguments textArguments reads as
+// text so read, and whether any is.
+func textInProjections(exprs []sql.Expression) ([]sql.Expression, bool, error) {
+	out, same, err := textArguments(nil, nil, plan.NewProject(exprs, plan.NewEmptyTableWithSchema(nil)), nil, nil, nil)
+	if err != nil || same == transform.SameTree {
+		return exprs, false, err
+	}
+	p, ok := out.(*plan.Project)
+	if !ok || len(p.Projections) != len(exprs) {
+		return exprs, false, nil
+	}
+	return p.Projections, true, nil
+}
