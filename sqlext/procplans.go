@@ -418,6 +418,7 @@ func colNamesIn(into map[*ast.ColName]bool, n ast.SQLNode) {
 // and gives the slots those calls read; ok is false when a variable is of
 // a type a slot does not take or could not be replaced.
 func bindSlots(ctx *sql.Context, f *procFrame, st ast.Statement) (slots []*varSlot, ok bool) {
+	nameVariableColumns(f, st)
 	index := map[string]int{}
 	with := map[*ast.ColName]ast.Expr{}
 	targets := assignedNames(st)

@@ -425,6 +425,7 @@ func (r *procRun) statementError(text string, err error) error {
 // is the column's. MySQL reads a name that is both a variable and a
 // column as the variable.
 func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
+	nameVariableColumns(f, st)
 	targets := assignedNames(st)
 	var typed map[*ast.ColName]ast.Expr
 	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
@@ -448,6 +449,22 @@ func (r *procRun) bind(f *procFrame, st ast.SQLNode) {
 	if typed != nil {
 		replaceNames(st, typed)
 	}
+}
+
+// nameVariableColumns names each column of st's selects that is a
+// variable alone (SELECT x) by the variable, as MySQL names it; bound to
+// its value, the column was named by the value (5).
+func nameVariableColumns(f *procFrame, st ast.SQLNode) {
+	_ = walkStatement(func(n ast.SQLNode) (bool, error) {
+		ae, ok := n.(*ast.AliasedExpr)
+		if !ok || !ae.As.IsEmpty() {
+			return true, nil
+		}
+		if c, ok := ae.Expr.(*ast.ColName); ok && c.Qualifier.IsEmpty() && f.variable(c.Name.String()) != nil {
+			ae.As = ast.NewColIdent(c.Name.String())
+		}
+		return true, nil
+	}, st)
 }
 
 // assignedNames are the names st assigns to (UPDATE's SET, ON DUPLICATE
