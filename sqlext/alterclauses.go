@@ -626,8 +626,8 @@ func (d *draft) rename(i int, to string) {
 func (d *draft) index(ctx *sql.Context, c *plan.AlterIndex) error {
 	switch c.Action {
 	case plan.IndexAction_Create:
-		if c.Constraint == sql.IndexConstraint_Fulltext {
-			fulltextNotCreated(ctx, c.IndexName, c.Columns) // see fulltext.go
+		if c.Constraint == sql.IndexConstraint_Fulltext || c.Constraint == sql.IndexConstraint_Spatial {
+			indexNotCreated(ctx, c.Constraint, c.IndexName, c.Columns) // see fulltext.go
 			return nil
 		}
 		def := sql.IndexDef{Name: c.IndexName, Columns: c.Columns, Constraint: c.Constraint, Storage: c.Using, Comment: c.Comment}

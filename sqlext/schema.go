@@ -1,8 +1,10 @@
 package sqlext
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +58,8 @@ func kindOf(t sql.Type) (storage.Kind, error) {
 		return storage.KindFloat64, nil
 	case sqltypes.Decimal, sqltypes.Char, sqltypes.VarChar, sqltypes.Text, sqltypes.TypeJSON:
 		return storage.KindString, nil
-	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob:
+	case sqltypes.Binary, sqltypes.VarBinary, sqltypes.Blob, sqltypes.Geometry:
+		// A spatial value is kept as MySQL keeps it: its SRID, then WKB.
 		return storage.KindBinary, nil
 	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp:
 		return storage.KindTimestamp, nil
@@ -102,6 +105,14 @@ func codecFor(t sql.Type) codec {
 				panic(fmt.Sprintf("sqlext: stored decimal %q does not parse: %v", v, err))
 			}
 			return d
+		}
+	case sqltypes.Geometry:
+		c.fromStore = func(v any) any {
+			g, _, err := types.GeometryType{}.Convert(context.Background(), v)
+			if err != nil {
+				panic(fmt.Sprintf("sqlext: stored spatial value does not parse: %v", err))
+			}
+			return g
 		}
 	case sqltypes.TypeJSON:
 		c.fromStore = func(v any) any {
@@ -184,6 +195,8 @@ func genericToStorage(kind storage.Kind) func(v any) (any, error) {
 			return int64(x), nil
 		case sql.JSONWrapper:
 			return storedJSON(x)
+		case types.GeometryValue:
+			return x.Serialize(), nil
 		case sql.AnyWrapper:
 			u, err := x.UnwrapAny(nil)
 			if err != nil {
@@ -237,7 +250,41 @@ func toStorageSchema(s sql.PrimaryKeySchema, comment string, collation sql.Colla
 // typeText is a type as SQL text that parses back to the same type. The
 // engine writes the members of an ENUM or SET between quotes as they are,
 // so a member holding a quote or a backslash did not parse back.
-func typeText(t sql.Type) string { return memberText(t, t.String()) }
+func typeText(t sql.Type) string {
+	if st, ok := t.(sql.SpatialColumnType); ok {
+		// A spatial type's SRID, which the engine's text leaves out
+		// (spatialSRID reads it back).
+		if srid, defined := st.GetSpatialTypeSRID(); defined {
+			return fmt.Sprintf("%s %s %d", t.String(), sridWord, srid)
+		}
+	}
+	return memberText(t, t.String())
+}
+
+// sridWord joins a spatial type's text to its SRID in typeText.
+const sridWord = "srid"
+
+// spatialSRID reads a spatial type's text as typeText writes it, SRID
+// and all; ok is false for any other text.
+func spatialSRID(text string) (sql.Type, bool, error) {
+	base, n, ok := strings.Cut(strings.ToLower(strings.TrimSpace(text)), " "+sridWord+" ")
+	if !ok {
+		return nil, false, nil
+	}
+	srid, err := strconv.ParseUint(strings.TrimSpace(n), 10, 32)
+	if err != nil {
+		return nil, true, err
+	}
+	t, err := planbuilder.ParseColumnTypeString(base)
+	if err != nil {
+		return nil, true, err
+	}
+	st, ok := t.(sql.SpatialColumnType)
+	if !ok {
+		return nil, true, fmt.Errorf("%s is not a spatial type", base)
+	}
+	return st.SetSRID(uint32(srid)), true, nil
+}
 
 // memberText is text, the engine's text of type t (String, or
 // StringWithTableCollation), with an ENUM's or SET's members quoted so

@@ -351,6 +351,9 @@ func parseColumnType(text string) (sql.Type, error) {
 			}
 		}
 	}
+	if t, ok, err := spatialSRID(text); ok {
+		return t, err
+	}
 	return planbuilder.ParseColumnTypeString(text)
 }
 
