@@ -110,7 +110,8 @@ var engineMessages = []struct {
 	{"column type mismatch on", 3780},                      // ER_FK_INCOMPATIBLE_COLUMNS
 	{"cannot use SET NULL as column", 1830},                // ER_FK_COLUMN_NOT_NULL
 	{"TEXT/BLOB are not valid types for foreign keys", 1170},
-	{"has already been registered", 1061},                                    // ER_DUP_KEYNAME: an index with id "k" has already been registered
+	{"has already been registered", 1061}, // ER_DUP_KEYNAME: an index with id "k" has already been registered
+	{"Duplicate key name '", 1061},
 	{"The SRID of the geometry does not match the SRID of the column", 3643}, // ER_WRONG_SRID_FOR_COLUMN
 	// Index key parts.
 	{"used in key specification without a key length", 1170}, // ER_BLOB_KEY_WITHOUT_LENGTH

@@ -49,3 +49,20 @@ func TestFailedCreateTableLeavesNoTable(t *testing.T) {
 	wantAnswers(t, db, "tables", map[string]string{"SHOW TABLES": "kept"})
 	mustExecAll(t, db, "CREATE TABLE u (id INT PRIMARY KEY, s VARCHAR(30), KEY (s(5)))")
 }
+
+// TestIndexStatementOptions: CREATE INDEX and DROP INDEX with ALGORITHM
+// and LOCK options, as online schema-change tools write them, run (the
+// parser refused them); a key name given twice by CREATE INDEX is 1061.
+func TestIndexStatementOptions(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE io", "USE io", "CREATE TABLE t (id INT PRIMARY KEY, a INT, b INT)",
+		"CREATE INDEX kb ON t (b) ALGORITHM=INPLACE LOCK=NONE",
+		"CREATE UNIQUE INDEX ka ON t (a) LOCK = SHARED",
+		"DROP INDEX kb ON t ALGORITHM = INPLACE")
+	if create := showCreate(t, db, "SHOW CREATE TABLE t"); !strings.Contains(create, "UNIQUE KEY `ka` (`a`)") || strings.Contains(create, "`kb`") {
+		t.Errorf("SHOW CREATE TABLE t:\n%s", create)
+	}
+	_, err := db.Exec("CREATE INDEX ka ON t (b)")
+	wantMySQLMessage(t, "a key name twice", err, 1061, "42000", "Duplicate key name 'ka'")
+}

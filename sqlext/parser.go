@@ -298,6 +298,7 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	apply(rewriteAlterCharset)
 	apply(rewriteTableOptions)
 	apply(rewritePartitionClause)
+	apply(rewriteIndexOptions)
 	apply(rewriteLockingReads)
 	apply(rewriteQueryInParentheses)
 	if strings.Contains(q, ":=") {

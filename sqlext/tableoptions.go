@@ -158,3 +158,47 @@ func tableOptions(text string) []string {
 	}
 	return out
 }
+
+// rewriteIndexOptions leaves out the ALGORITHM and LOCK options of a
+// CREATE INDEX or DROP INDEX the parser refused (CREATE INDEX k ON t (a)
+// ALGORITHM=INPLACE LOCK=NONE, as online schema-change tools write it),
+// which MySQL reads as ALTER TABLE's: every change of a table here is
+// one log command, taken in place, and the table stays readable.
+func rewriteIndexOptions(q string) (string, bool) {
+	toks := sqlTokens(q)
+	if len(toks) < 4 || !toks[0].word || !strings.EqualFold(toks[0].text, "CREATE") && !strings.EqualFold(toks[0].text, "DROP") {
+		return q, false
+	}
+	index := false
+	for _, t := range toks[1:min(len(toks), 3)] {
+		index = index || t.word && strings.EqualFold(t.text, "INDEX")
+	}
+	if !index {
+		return q, false
+	}
+	var b strings.Builder
+	last, depth := 0, 0
+	for i := 0; i < len(toks); i++ {
+		switch t := toks[i]; {
+		case t.text == "(":
+			depth++
+		case t.text == ")":
+			depth--
+		case depth == 0 && t.word && (strings.EqualFold(t.text, "ALGORITHM") || strings.EqualFold(t.text, "LOCK")):
+			j := i + 1
+			if j < len(toks) && toks[j].text == "=" {
+				j++
+			}
+			if j >= len(toks) || !toks[j].word {
+				return q, false
+			}
+			b.WriteString(q[last:t.start])
+			last, i = toks[j].end, j
+		}
+	}
+	if last == 0 {
+		return q, false
+	}
+	b.WriteString(q[last:])
+	return b.String(), true
+}
