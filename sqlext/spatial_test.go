@@ -25,7 +25,7 @@ func TestSpatialColumns(t *testing.T) {
 	mustExecAll(t, db, "USE sp")
 	wantAnswers(t, db, "spatial values", map[string]string{
 		"SELECT ST_AsText(p), ST_AsText(g), ST_AsText(poly), ST_X(p), ST_SRID(poly), ST_Length(g) FROM geo": "POINT(1 2),LINESTRING(0 0,3 4),POLYGON((0 0,0 1,1 1,0 0)),1,4326,5",
-		"SELECT id FROM geo WHERE ST_Distance(p, POINT(4, 6)) = 5": "1",
+		"SELECT id FROM geo WHERE ST_Distance(p, POINT(4, 6)) = 5":                                          "1",
 	})
 	_, err := db.Exec("INSERT INTO geo (id, p, poly) VALUES (2, POINT(0, 0), ST_GeomFromText('POLYGON((0 0, 0 1, 1 1, 0 0))'))")
 	wantMySQLError(t, err, 3643, "HY000")
