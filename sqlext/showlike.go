@@ -20,6 +20,9 @@ const showLikeNamesRule analyzer.RuleId = 9941
 func init() { onEveryStatement(showLikeNamesRule, showLikeNames) }
 
 func showLikeNames(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !containsFold(ctx.Query(), "like") {
+		return n, transform.SameTree, nil // the common case, at no cost
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		f, ok := n.(*plan.Filter)
 		if !ok {

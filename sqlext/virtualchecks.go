@@ -27,6 +27,9 @@ const virtualTableChecksRule analyzer.RuleId = 9940
 func init() { beforeEveryStatement(virtualTableChecksRule, virtualTableChecks) }
 
 func virtualTableChecks(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !wrapsVirtualTable(n) {
+		return n, transform.SameTree, nil
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch w := n.(type) {
 		case *plan.InsertInto:
@@ -206,4 +209,17 @@ func checksOf(ctx *sql.Context, a *analyzer.Analyzer, t *Table, sch sql.Schema) 
 		out = append(out, &sql.CheckConstraint{Name: def.Name, Expr: expr, Enforced: def.Enforced})
 	}
 	return out, nil
+}
+
+// wrapsVirtualTable reports whether n reads a table through a
+// VirtualColumnTable, which most statements do not.
+func wrapsVirtualTable(n sql.Node) bool {
+	found := false
+	transform.Inspect(n, func(n sql.Node) bool {
+		if rt, ok := n.(*plan.ResolvedTable); ok {
+			_, found = rt.Table.(*plan.VirtualColumnTable)
+		}
+		return !found
+	})
+	return found
 }
