@@ -60,6 +60,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		if iter, err := sortByKeys(ctx, o.b, n, row); err != nil || iter != nil {
 			return iter, err
 		}
+	case *plan.RenameUser:
+		return renameUsers(ctx, n)
 	case *plan.DropTable:
 		return o.once(n, func() (sql.RowIter, error) {
 			iter, err := o.b.Build(ctx, n, row)

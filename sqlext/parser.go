@@ -41,6 +41,16 @@ func (sp statementParser) adjusted(ctx context.Context, st ast.Statement, text s
 	if q, err := sp.showPlugins(ctx, st); q != nil || err != nil {
 		return q, err
 	}
+	if set, ok := st.(*ast.Set); ok && len(set.Exprs) == 1 && strings.EqualFold(set.Exprs[0].Name.String(), "password") {
+		// SET PASSWORD = '...', the session's own account's, which the
+		// parser reads as a variable's (rewriteSetPassword).
+		if sctx, ok := ctx.(*sql.Context); ok {
+			if q, ok := sp.p.rewriteSetPassword(sctx, text); ok {
+				st, _, err := sp.Parser.ParseOneWithOptions(ctx, q, ast.ParserOptions{})
+				return st, err
+			}
+		}
+	}
 	if err := sp.adjust(ctx, st, text); err != nil {
 		return nil, err
 	}
@@ -316,6 +326,7 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	apply(quoteAfterColumns)
 	if sctx != nil {
 		apply(func(q string) (string, bool) { return rewriteMaintenance(sctx, q) })
+		apply(func(q string) (string, bool) { return sp.p.rewriteSetPassword(sctx, q) })
 	}
 	apply(rewriteHelp)
 	apply(rewriteShowOpenTables)
