@@ -311,6 +311,12 @@ func sqlError(err error) error {
 	if name, ok := addedTwice(out.Message); ok && out.Num == mysql.ERUnknownError {
 		out = *duplicateColumn(name).(*mysql.SQLError)
 	}
+	if name, ok := strings.CutPrefix(out.Message, "unsupported JSON function: "); ok && out.Num == mysql.ERUnknownError {
+		// JSON_SCHEMA_VALID and the like, which the engine names but
+		// does not compute.
+		out.Num, out.State = erNotSupportedYet, "42000"
+		out.Message = fmt.Sprintf("This version of MySQL doesn't yet support '%s'", strings.ToUpper(name))
+	}
 	if strings.HasPrefix(out.Message, "no matching Full-Text index found on table ") {
 		out = *noFulltextIndex().(*mysql.SQLError)
 	}
