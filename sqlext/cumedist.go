@@ -74,19 +74,11 @@ func (c *cumeDist) WithChildren(children ...sql.Expression) (sql.Expression, err
 }
 
 func (c *cumeDist) WithId(id sql.ColumnId) sql.IdExpression {
-	inner := c.PercentRank.WithId(id)
-	if e, err := c.wrap(inner); err == nil {
-		return e
-	}
-	return inner // the engine's own, should it ever be another type
+	return rewrapped(c.PercentRank.WithId(id), c.wrap)
 }
 
 func (c *cumeDist) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	inner := c.PercentRank.WithWindow(w)
-	if e, err := c.wrap(inner); err == nil {
-		return e
-	}
-	return inner // the engine's own, should it ever be another type
+	return rewrapped(c.PercentRank.WithWindow(w), c.wrap)
 }
 
 // wrap makes the engine's expression e, a PERCENT_RANK, a cumeDist.

@@ -101,19 +101,11 @@ func (v *nthValue) WithChildren(children ...sql.Expression) (sql.Expression, err
 }
 
 func (v *nthValue) WithId(id sql.ColumnId) sql.IdExpression {
-	inner := v.FirstValue.WithId(id)
-	if e, err := v.wrap(inner); err == nil {
-		return e
-	}
-	return inner // the engine's own, should it ever be another type
+	return rewrapped(v.FirstValue.WithId(id), v.wrap)
 }
 
 func (v *nthValue) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	inner := v.FirstValue.WithWindow(w)
-	if e, err := v.wrap(inner); err == nil {
-		return e
-	}
-	return inner // the engine's own, should it ever be another type
+	return rewrapped(v.FirstValue.WithWindow(w), v.wrap)
 }
 
 func (v *nthValue) wrap(e any) (*nthValue, error) {

@@ -37,13 +37,19 @@ var (
 // rankFunction registers name, the engine's function made by build, with
 // its peers told by type.
 func rankFunction(name string, build func() sql.Expression) sql.Function0 {
-	return sql.Function0{Name: name, Fn: func() sql.Expression {
-		built := build()
-		if e, err := wrapRanked(built); err == nil {
+	return sql.Function0{Name: name, Fn: func() sql.Expression { return rewrapped(build(), wrapRanked) }}
+}
+
+// rewrapped is inner, an expression the engine built from one of this
+// package's wrappers, wrapped again by wrap; or inner itself, the
+// engine's own, should it ever be of a type wrap does not take.
+func rewrapped[I any, W any](inner I, wrap func(any) (W, error)) I {
+	if w, err := wrap(inner); err == nil {
+		if e, ok := any(w).(I); ok {
 			return e
 		}
-		return built // the engine's own, should it ever be another type
-	}}
+	}
+	return inner
 }
 
 var (
@@ -69,19 +75,11 @@ func (p *peerRanked) WithChildren(children ...sql.Expression) (sql.Expression, e
 }
 
 func (p *peerRanked) WithId(id sql.ColumnId) sql.IdExpression {
-	inner := p.rankExpression.WithId(id)
-	if e, err := wrapRanked(inner); err == nil {
-		return e
-	}
-	return inner // the engine's own, should it ever be another type
+	return rewrapped(p.rankExpression.WithId(id), wrapRanked)
 }
 
 func (p *peerRanked) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	inner := p.rankExpression.WithWindow(w)
-	if e, err := wrapRanked(inner); err == nil {
-		return e
-	}
-	return inner // the engine's own, should it ever be another type
+	return rewrapped(p.rankExpression.WithWindow(w), wrapRanked)
 }
 
 func (p *peerRanked) NewWindowFunction() (sql.WindowFunction, error) {
