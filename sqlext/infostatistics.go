@@ -4,21 +4,32 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 )
 
-// statisticsTable is the engine's information_schema.STATISTICS with
-// MySQL's SUB_PART: NULL for a whole column in a key with a prefix of
-// another column, where the engine gave 0 (KEY (a, b(20)) had a 0 for a).
-type statisticsTable struct{ sql.Table }
+// infoTable is one of the engine's information_schema tables with its
+// rows as rows reads them (statisticsRows, pluginRows, triggerRows).
+type infoTable struct {
+	sql.Table
+	cat  sql.Catalog
+	rows func(ctx *sql.Context, t infoTable, part sql.Partition) (sql.RowIter, error)
+}
 
-var _ sql.CatalogTable = statisticsTable{}
+var _ sql.CatalogTable = infoTable{}
 
-func (t statisticsTable) AssignCatalog(cat sql.Catalog) sql.Table {
+func (t infoTable) AssignCatalog(cat sql.Catalog) sql.Table {
 	if c, ok := t.Table.(sql.CatalogTable); ok {
-		return statisticsTable{Table: c.AssignCatalog(cat)}
+		t.Table = c.AssignCatalog(cat)
 	}
+	t.cat = cat
 	return t
 }
 
-func (t statisticsTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+func (t infoTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+	return t.rows(ctx, t, part)
+}
+
+// statisticsRows are the engine's information_schema.STATISTICS with
+// MySQL's SUB_PART: NULL for a whole column in a key with a prefix of
+// another column, where the engine gave 0 (KEY (a, b(20)) had a 0 for a).
+func statisticsRows(ctx *sql.Context, t infoTable, part sql.Partition) (sql.RowIter, error) {
 	rows, err := partitionRows(ctx, t.Table, part)
 	if err != nil {
 		return nil, err

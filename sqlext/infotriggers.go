@@ -9,24 +9,10 @@ import (
 // triggers again in the session's current database, so a trigger of any
 // other database named a table the current one lacks (1146), and a
 // session without a current database read none (1046): tools that list
-// triggers failed whenever two databases had them. triggersTable reads
+// triggers failed whenever two databases had them. triggerRows reads
 // each database's triggers with that database current, as MySQL binds a
-// trigger's statement in its own database.
-type triggersTable struct {
-	sql.Table
-	cat sql.Catalog
-}
-
-var _ sql.CatalogTable = triggersTable{}
-
-func (t triggersTable) AssignCatalog(cat sql.Catalog) sql.Table {
-	if c, ok := t.Table.(sql.CatalogTable); ok {
-		return triggersTable{Table: c.AssignCatalog(cat), cat: cat}
-	}
-	return triggersTable{Table: t.Table, cat: cat}
-}
-
-func (t triggersTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+// trigger's statement in its own database (triggerRows).
+func triggerRows(ctx *sql.Context, t infoTable, part sql.Partition) (sql.RowIter, error) {
 	is, ok := t.Table.(*information_schema.InformationSchemaTable)
 	if !ok || t.cat == nil || is.Reader == nil {
 		return t.Table.PartitionRows(ctx, part)

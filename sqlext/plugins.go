@@ -25,20 +25,9 @@ var plugins = []map[string]any{
 		"PLUGIN_DESCRIPTION": "sqlearn's Arrow storage behind its Raft log, under the name tables report"},
 }
 
-// pluginsTable is the engine's information_schema.PLUGINS with plugins'
-// rows.
-type pluginsTable struct{ sql.Table }
-
-var _ sql.CatalogTable = pluginsTable{}
-
-func (t pluginsTable) AssignCatalog(cat sql.Catalog) sql.Table {
-	if c, ok := t.Table.(sql.CatalogTable); ok {
-		return pluginsTable{Table: c.AssignCatalog(cat)}
-	}
-	return t
-}
-
-func (t pluginsTable) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+// pluginRows are information_schema.PLUGINS' rows: plugins, in the
+// engine's table's columns.
+func pluginRows(_ *sql.Context, t infoTable, _ sql.Partition) (sql.RowIter, error) {
 	sch := t.Table.Schema()
 	rows := make([]sql.Row, 0, len(plugins))
 	for _, p := range plugins {

@@ -393,8 +393,8 @@ func (c *storedFuncCall) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 // FUNCTION STATUS (which reads it) and mariadb-dump --routines missed the
 // stored functions. routinesSchema is the engine's information_schema
 // with ROUTINES giving a row for each stored function too, and VIEWS,
-// STATISTICS, PLUGINS and TRIGGERS as MySQL's (viewsTable,
-// statisticsTable, pluginsTable, triggersTable).
+// STATISTICS, PLUGINS and TRIGGERS as MySQL's (viewsTable, and infoTable
+// with statisticsRows, pluginRows and triggerRows).
 type routinesSchema struct {
 	sql.Database
 	p *Provider
@@ -408,14 +408,15 @@ func (d routinesSchema) GetTableInsensitive(ctx *sql.Context, name string) (sql.
 	if ok && err == nil && strings.EqualFold(name, information_schema.ViewsTableName) {
 		t = viewsTable{Table: t, p: d.p}
 	}
-	if ok && err == nil && strings.EqualFold(name, information_schema.StatisticsTableName) {
-		t = statisticsTable{Table: t}
-	}
-	if ok && err == nil && strings.EqualFold(name, information_schema.PluginsTableName) {
-		t = pluginsTable{Table: t}
-	}
-	if ok && err == nil && strings.EqualFold(name, information_schema.TriggersTableName) {
-		t = triggersTable{Table: t}
+	if ok && err == nil {
+		switch strings.ToLower(name) {
+		case information_schema.StatisticsTableName:
+			t = infoTable{Table: t, rows: statisticsRows}
+		case information_schema.PluginsTableName:
+			t = infoTable{Table: t, rows: pluginRows}
+		case information_schema.TriggersTableName:
+			t = infoTable{Table: t, rows: triggerRows}
+		}
 	}
 	return t, ok, err
 }
