@@ -128,7 +128,7 @@ func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 // column c now is: a column made as short as its prefix, or shorter, is
 // keyed whole, as MySQL then keys it.
 func appendPrefix(prefix []uint16, j int, n uint16, c *sql.Column) []uint16 {
-	if st, ok := c.Type.(sql.StringType); ok && int64(n) >= st.MaxCharacterLength() {
+	if wholePrefix(int64(n), c.Type) {
 		return prefix
 	}
 	if len(prefix) <= j {

@@ -95,7 +95,9 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	if ok {
 		sp.p.expandUnionStars(sctx, st)
 	}
-	unionOrdinalsAliased(st)
+	if setOperation(text) {
+		unionOrdinalsAliased(st)
+	}
 	markUnionColumns(st)
 	longInLists(st)
 	viewCheckClause(st, text)

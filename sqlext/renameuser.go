@@ -31,11 +31,13 @@ func renameUsers(ctx *sql.Context, n *plan.RenameUser) (sql.RowIter, error) {
 		return mysql.NewSQLError(erCannotUser, "HY000", "Operation RENAME USER failed for %s", accountText(u))
 	}
 	taken := map[mysql_db.UserPrimaryKey]bool{}
+	olds := make([]*mysql_db.User, len(n.OldName))
 	for i, from := range n.OldName {
 		old := db.GetUser(ed, from.Name, from.Host, false)
 		if old == nil {
 			return nil, fail(from)
 		}
+		olds[i] = old
 		to := n.NewName[i]
 		key := mysql_db.UserPrimaryKey{Host: to.Host, User: to.Name}
 		if _, exists := ed.GetUser(key); exists || taken[key] {
@@ -43,8 +45,7 @@ func renameUsers(ctx *sql.Context, n *plan.RenameUser) (sql.RowIter, error) {
 		}
 		taken[key] = true
 	}
-	for i, from := range n.OldName {
-		old := db.GetUser(ed, from.Name, from.Host, false)
+	for i, old := range olds {
 		to := n.NewName[i]
 		renamed := *old
 		renamed.User, renamed.Host = to.Name, to.Host

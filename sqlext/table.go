@@ -733,10 +733,8 @@ func indexPrefixes(cols []sql.IndexColumn, sch sql.Schema) []uint16 {
 		if c.Length <= 0 {
 			continue
 		}
-		if j := sch.IndexOfColName(c.Name); j >= 0 {
-			if st, ok := sch[j].Type.(sql.StringType); ok && c.Length >= st.MaxCharacterLength() {
-				continue
-			}
+		if j := sch.IndexOfColName(c.Name); j >= 0 && wholePrefix(c.Length, sch[j].Type) {
+			continue
 		}
 		if out == nil {
 			out = make([]uint16, len(cols))
@@ -744,6 +742,13 @@ func indexPrefixes(cols []sql.IndexColumn, sch sql.Schema) []uint16 {
 		out[i] = uint16(c.Length)
 	}
 	return out
+}
+
+// wholePrefix says whether a prefix of n characters of a column of type
+// t is all of it, as MySQL takes such a prefix.
+func wholePrefix(n int64, t sql.Type) bool {
+	st, ok := t.(sql.StringType)
+	return ok && n >= st.MaxCharacterLength()
 }
 
 // modifiedValue is v, a row's value in a column that MODIFY or CHANGE

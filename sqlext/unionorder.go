@@ -51,6 +51,12 @@ func unionOrdinalsAliased(st ast.Statement) {
 	}, st)
 }
 
+// setOperation reports whether text may hold a set operation, which
+// only a statement that says UNION, INTERSECT or EXCEPT does.
+func setOperation(text string) bool {
+	return containsFold(text, "union") || containsFold(text, "intersect") || containsFold(text, "except")
+}
+
 // firstSelect is the SELECT whose columns name a set operation's.
 func firstSelect(s ast.SelectStatement) *ast.Select {
 	for {
