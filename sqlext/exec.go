@@ -62,6 +62,8 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		}
 	case *plan.RenameUser:
 		return renameUsers(ctx, n)
+	case *plan.CreateUser:
+		return createUsers(ctx, n)
 	case *plan.DropTable:
 		return o.once(n, func() (sql.RowIter, error) {
 			iter, err := o.b.Build(ctx, n, row)

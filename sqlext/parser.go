@@ -115,7 +115,7 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 	realAsFloat(sctx, st)
 	likeEscapes(sctx, st)
 	globalDefaults(st)
-	authorizeShowEngine(st)
+	authorizeOwnCalls(st)
 	authorizeOwnGrants(st)
 	showEventsIn(sctx, st)
 	lendParsedTriggerDatabase(sctx, sp.p, st)
@@ -281,8 +281,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // FORMAT=JSON as FORMAT=TREE (see explainjson.go), and CREATE FUNCTION,
 // DROP FUNCTION and SHOW CREATE FUNCTION as calls (see routinefunc.go),
 // and CREATE TABLE with columns and a query as a call (see
-// ctasdefined.go), and INSERT ... SET ... AS alias as the VALUES form
-// (see insertsetalias.go).
+// ctasdefined.go), INSERT ... SET ... AS alias as the VALUES form
+// (see insertsetalias.go), and ALTER USER with password or lock clauses
+// as a call and SHOW CREATE USER as a SELECT (see accounts.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, _, ok := sp.rewriteRefusedFrom(ctx, query, nil)
 	return q, ok
@@ -338,6 +339,8 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	apply(rewriteFunctionStatement)
 	apply(rewriteDefinedQuery)
 	apply(rewriteInsertSetAlias)
+	apply(rewriteAccountStatement)
+	apply(rewriteShowCreateUser)
 	return q, origin, changed
 }
 

@@ -176,6 +176,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.Extend(clusterExtensions(s.prov, node, cfg.FaultInjection))
 	s.prov.Extend(maintenanceExtensions(s.prov))
 	s.prov.Extend(functionExtensions(s.prov))
+	s.prov.Extend(accountExtensions(s.prov))
 	s.prov.Extend(showEngineExtensions(s.prov))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))

@@ -9,7 +9,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
-	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // SHOW ENGINE {name | ALL} {STATUS | MUTEX} answers a storage engine's
@@ -26,7 +25,7 @@ import (
 // exist here. MUTEX lists no mutex, as MySQL lists none without waits.
 // Another engine's name is error 1286, unknown storage engine, as in
 // MySQL; the statement needs the PROCESS privilege, as in MySQL (and
-// not EXECUTE on the system database, see authorizeShowEngine).
+// not EXECUTE on the system database, see authorizeOwnCalls).
 const showEngineProcedure = "sqlearn_show_engine"
 
 // engineReports are the reports SHOW ENGINE asks for, by keyword.
@@ -51,16 +50,6 @@ func rewriteShowEngine(query string) (string, bool) {
 		return "", false
 	}
 	return "CALL " + showEngineProcedure + "(" + quoteString(name) + ", " + quoteString(strings.ToUpper(toks[3].text)) + ")" + rest, true
-}
-
-// authorizeShowEngine leaves a call of the SHOW ENGINE procedure to be
-// authorized by the procedure, which asks for the PROCESS privilege as
-// MySQL's statement does, and not for EXECUTE on the system database, as
-// the engine asks of other calls.
-func authorizeShowEngine(st ast.Statement) {
-	if c, ok := st.(*ast.Call); ok && c.ProcName.Name.EqualString(showEngineProcedure) {
-		c.Auth = ast.AuthInformation{AuthType: ast.AuthType_IGNORE}
-	}
 }
 
 // erUnknownStorageEngine is MySQL's ER_UNKNOWN_STORAGE_ENGINE.
