@@ -231,6 +231,7 @@ func (p *Provider) createSelect(ctx *sql.Context, text string) (sql.RowIter, err
 	// gets no rows.
 	for _, w := range ctx.Session.Warnings() {
 		if w.Code == mysql.ERTableExists {
+			noteCopied(ctx, 0)
 			return okCount(0), nil
 		}
 	}
@@ -241,6 +242,7 @@ func (p *Provider) createSelect(ctx *sql.Context, text string) (sql.RowIter, err
 		}
 		return nil, err
 	}
+	noteCopied(ctx, copied)
 	return okCount(copied), nil
 }
 

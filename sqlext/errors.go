@@ -606,7 +606,7 @@ const strayInfoLength = '#'
 // result has no columns but rows, as SET and DO have: the engine counted
 // those rows, and took such a statement for a query, so that a client
 // saw "1 row affected" and ROW_COUNT() was -1, where MySQL has 0 for
-// both.
+// both. It also sets ROW_COUNT() of CREATE TABLE ... SELECT (tableCopy).
 func (h *errorHandler) okPacket(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.ResultSpoolFn {
 	return func(res *sqltypes.Result, more bool) error {
 		if res != nil && len(res.Fields) == 0 {
@@ -618,6 +618,13 @@ func (h *errorHandler) okPacket(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.Res
 				if s := h.sessionOf(c); s != nil {
 					s.SetLastQueryInfoInt(sql.RowCount, 0)
 				}
+			}
+			if s := h.sessionOf(c); s != nil && s.copyNoted {
+				// CREATE TABLE ... SELECT's rows (tableCopy).
+				if s.copied == res.RowsAffected {
+					s.SetLastQueryInfoInt(sql.RowCount, int64(s.copied))
+				}
+				s.copyNoted = false
 			}
 		}
 		return cb(res, more)

@@ -131,13 +131,12 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 				return nil, err
 			}
 			if existingTable(ctx, ct) {
+				noteCopied(ctx, 0)
 				return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 			}
-			if !ct.PkSchema().Schema.HasAutoIncrement() {
-				return o.once(n, func() (sql.RowIter, error) {
-					return keepingLastInsertID(ctx, func() (sql.RowIter, error) { return o.b.Build(ctx, n, row) })
-				})
-			}
+			return o.once(n, func() (sql.RowIter, error) {
+				return copyingTable(ctx, !ct.PkSchema().Schema.HasAutoIncrement(), func() (sql.RowIter, error) { return o.b.Build(ctx, n, row) })
+			})
 		}
 	case *plan.CreateTable:
 		if err := unknownEngine(n); err != nil {
@@ -411,35 +410,59 @@ func analyzeTables(ctx *sql.Context, a *plan.AnalyzeTable) sql.RowIter {
 	return sql.RowsToRowIter(rows...)
 }
 
-// keepingLastInsertID builds a statement that generates no AUTO_INCREMENT
-// value and so, in MySQL, leaves LAST_INSERT_ID() as it was. The engine
-// copies the rows of CREATE TABLE ... SELECT with an insert of its own,
-// built without the analysis that finds the generated column, which set
-// LAST_INSERT_ID() to 0.
-func keepingLastInsertID(ctx *sql.Context, build func() (sql.RowIter, error)) (sql.RowIter, error) {
+// copyingTable builds CREATE TABLE ... SELECT (n), which the engine
+// gets wrong twice. It copies the rows with an insert of its own, built
+// without the analysis that finds the generated column, which set
+// LAST_INSERT_ID() to 0: a table with no AUTO_INCREMENT column generates
+// no value and, as in MySQL, leaves it as it was (keepID). And it took
+// the statement for a query, whose ROW_COUNT() is -1, where MySQL counts
+// the rows copied: the session notes the count the statement answers
+// with, which the OK packet sets after the engine's -1 (okPacket).
+func copyingTable(ctx *sql.Context, keepID bool, build func() (sql.RowIter, error)) (sql.RowIter, error) {
 	before := ctx.GetLastQueryInfoInt(sql.LastInsertId)
 	iter, err := build()
 	if err != nil || iter == nil {
 		return iter, err
 	}
-	return &lastInsertIDKept{RowIter: iter, id: before}, nil
+	return &tableCopy{RowIter: iter, keepID: keepID, id: before}, nil
 }
 
-type lastInsertIDKept struct {
+type tableCopy struct {
 	sql.RowIter
-	id int64
+	keepID bool
+	id     int64
 }
 
 // GetChildIter and WithChildIter let the engine put its row-count
 // accumulator, which it chooses by the insert iterator's type, inside.
-func (k *lastInsertIDKept) GetChildIter() sql.RowIter { return k.RowIter }
+func (k *tableCopy) GetChildIter() sql.RowIter { return k.RowIter }
 
-func (k *lastInsertIDKept) WithChildIter(child sql.RowIter) sql.RowIter {
-	return &lastInsertIDKept{RowIter: child, id: k.id}
+func (k *tableCopy) WithChildIter(child sql.RowIter) sql.RowIter {
+	return &tableCopy{RowIter: child, keepID: k.keepID, id: k.id}
 }
 
-func (k *lastInsertIDKept) Close(ctx *sql.Context) error {
-	ctx.SetLastQueryInfoInt(sql.LastInsertId, k.id)
+func (k *tableCopy) Next(ctx *sql.Context) (sql.Row, error) {
+	row, err := k.RowIter.Next(ctx)
+	if err == nil && len(row) == 1 {
+		if res, ok := row[0].(types.OkResult); ok {
+			noteCopied(ctx, res.RowsAffected)
+		}
+	}
+	return row, err
+}
+
+// noteCopied notes the count of rows a CREATE TABLE ... SELECT copied,
+// for its OK packet to set as ROW_COUNT() (okPacket).
+func noteCopied(ctx *sql.Context, n uint64) {
+	if s, ok := ctx.Session.(*Session); ok {
+		s.copied, s.copyNoted = n, true
+	}
+}
+
+func (k *tableCopy) Close(ctx *sql.Context) error {
+	if k.keepID {
+		ctx.SetLastQueryInfoInt(sql.LastInsertId, k.id)
+	}
 	return k.RowIter.Close(ctx)
 }
 

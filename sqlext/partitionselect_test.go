@@ -52,3 +52,24 @@ func TestCreateSelectKeepsLastInsertID(t *testing.T) {
 		"SELECT LAST_INSERT_ID()": "1",
 	})
 }
+
+// TestCreateSelectRowCount: ROW_COUNT() after CREATE TABLE ... SELECT is
+// the count of rows copied, with or without a column list, and 0 when
+// IF NOT EXISTS finds the table there, as in MySQL; the engine took the
+// statement for a query and answered -1.
+func TestCreateSelectRowCount(t *testing.T) {
+	_, _, db := serve(t)
+	db.SetMaxOpenConns(1)
+	mustExecAll(t, db, "CREATE DATABASE rc", "USE rc",
+		"CREATE TABLE a (id INT PRIMARY KEY, v INT)", "INSERT INTO a VALUES (1, 1), (2, 2), (3, 3)")
+	for _, c := range [][2]string{
+		{"CREATE TABLE b AS SELECT * FROM a", "3"},
+		{"CREATE TABLE c (n INT PRIMARY KEY AUTO_INCREMENT, v INT) SELECT v FROM a", "3"},
+		{"CREATE TABLE d (v INT) SELECT v FROM a WHERE v > 1", "2"},
+		{"CREATE TABLE e AS SELECT * FROM a WHERE v > 5", "0"},
+		{"CREATE TABLE IF NOT EXISTS b AS SELECT * FROM a", "0"},
+	} {
+		mustExecAll(t, db, "INSERT INTO a VALUES (9, 9)", "DELETE FROM a WHERE id = 9", c[0])
+		wantAnswers(t, db, c[0], map[string]string{"SELECT ROW_COUNT()": c[1]})
+	}
+}

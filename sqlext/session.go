@@ -62,6 +62,11 @@ type Session struct {
 	// explaining is set while the statement being planned is an EXPLAIN
 	// (see setOpMax1RowRule).
 	explaining bool
+	// copied is the count of rows a CREATE TABLE ... SELECT answered
+	// with, when copyNoted, for its OK packet to set as ROW_COUNT()
+	// (tableCopy).
+	copied    uint64
+	copyNoted bool
 	// temps maps the temporary tables the session created, by database and
 	// name as it names them (lower case), to their hidden names
 	// (temptables.go).
