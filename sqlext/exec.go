@@ -400,6 +400,7 @@ func analyzeTables(ctx *sql.Context, a *plan.AnalyzeTable) sql.RowIter {
 		db := a.Db
 		if st, ok := t.(*Table); ok {
 			db = st.info.DB
+			st.p.forgetCardinality(db, st.info.Name)
 		}
 		msgType, msg := "status", "OK"
 		if err := analyzeTable(ctx, a.Stats, t, db); err != nil {

@@ -2,6 +2,7 @@ package sqlext
 
 import (
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
 // infoTable is one of the engine's information_schema tables with its
@@ -34,11 +35,30 @@ func statisticsRows(ctx *sql.Context, t infoTable, part sql.Partition) (sql.RowI
 	if err != nil {
 		return nil, err
 	}
-	if sub := t.Table.Schema().IndexOfColName("SUB_PART"); sub >= 0 {
+	sch := t.Table.Schema()
+	if sub := sch.IndexOfColName("SUB_PART"); sub >= 0 {
 		for _, r := range rows {
 			if n, ok := r[sub].(int64); ok && n == 0 {
 				r[sub] = nil
 			}
+		}
+	}
+	s, ok := ctx.Session.(*Session)
+	db, table, index, seq, card := sch.IndexOfColName("TABLE_SCHEMA"), sch.IndexOfColName("TABLE_NAME"),
+		sch.IndexOfColName("INDEX_NAME"), sch.IndexOfColName("SEQ_IN_INDEX"), sch.IndexOfColName("CARDINALITY")
+	if !ok || s.p == nil || min(db, table, index, seq, card) < 0 {
+		return sql.RowsToRowIter(rows...), nil
+	}
+	for _, r := range rows {
+		d, _ := r[db].(string)
+		tn, _ := r[table].(string)
+		x, _ := r[index].(string)
+		n, _, err := types.Int64.Convert(ctx, r[seq])
+		if err != nil {
+			continue
+		}
+		if c, ok := s.p.cardinality(d, tn, x, int(n.(int64))); ok {
+			r[card] = c
 		}
 	}
 	return sql.RowsToRowIter(rows...), nil

@@ -52,6 +52,8 @@ type Provider struct {
 	// hidden names this node gives them (temptables.go).
 	temps      tempTables
 	tempPrefix string
+	// indexStats keeps the cardinality of indexes (cardinality.go).
+	indexStats indexStats
 
 	extMu      sync.RWMutex
 	functions  map[string]sql.Function

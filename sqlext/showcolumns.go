@@ -1,7 +1,6 @@
 package sqlext
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -95,42 +94,37 @@ func bareType(t string) string {
 
 // showIndexes is the engine's SHOW INDEX with the Collation and
 // Cardinality MySQL shows, and each prefix's length as its Sub_part: A
-// (ascending) for every column of a B-tree
-// index, which all of the table's indexes are, and for the last column of
-// a unique index its number of distinct keys, the table's row count (the
-// engine showed NULL and 0). Other cardinalities stay 0, as MySQL gives
-// only an estimate of them.
+// (ascending) for every column of a B-tree index, which all of the
+// table's indexes are, and the count of distinct values of the index's
+// columns up to each (cardinality.go); the engine showed NULL and 0.
 func showIndexes(ctx *sql.Context, n *plan.ShowIndexes, row sql.Row) (sql.RowIter, error) {
 	rows, err := engineRows(ctx, n, row)
 	if err != nil {
 		return nil, err
 	}
-	var count any
+	var stored *Table
 	if rt, ok := n.Child.(*plan.ResolvedTable); ok {
-		if t := storedTable(rt.Table); t != nil {
-			if info, err := t.p.store.Table(t.info.DB, t.info.Name); err == nil {
-				count = int64(info.Rows)
-			}
-		}
+		stored = storedTable(rt.Table)
 	}
-	width := map[string]int{}
 	prefix := map[string][]uint16{}
 	for _, x := range n.IndexesToShow {
-		width[x.ID()] = len(x.Expressions())
 		prefix[x.ID()] = x.PrefixLengths()
 	}
-	const nonUnique, keyName, seq, collation, cardinality, subPart = 1, 2, 3, 5, 6, 7
+	const keyName, seq, collation, cardinality, subPart = 2, 3, 5, 6, 7
 	for _, r := range rows {
 		if len(r) <= subPart {
 			continue
 		}
 		r[collation] = "A"
 		name, _ := r[keyName].(string)
-		if p, ok := r[seq].(int); ok && p >= 1 && p <= len(prefix[name]) && prefix[name][p-1] > 0 {
+		p, _ := r[seq].(int)
+		if p >= 1 && p <= len(prefix[name]) && prefix[name][p-1] > 0 {
 			r[subPart] = int64(prefix[name][p-1])
 		}
-		if count != nil && fmt.Sprint(r[nonUnique]) == "0" && fmt.Sprint(r[seq]) == fmt.Sprint(width[name]) {
-			r[cardinality] = count
+		if stored != nil {
+			if c, ok := stored.p.cardinality(stored.info.DB, stored.info.Name, name, p); ok {
+				r[cardinality] = c
+			}
 		}
 	}
 	return sql.RowsToRowIter(rows...), nil

@@ -318,6 +318,17 @@ func (s *Store) lookup(db, table, indexName string, ranges []Range, withRows boo
 	return t.lookup(indexName, ranges, withRows, need)
 }
 
+// indexOf is the index named of the table db.table (indexNamed), with
+// the table; the caller holds s.mu.
+func (s *Store) indexOf(db, table, name string) (*Table, *index, error) {
+	t, err := s.table(db, table)
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := t.indexNamed(name)
+	return t, x, err
+}
+
 // indexNamed is the table's index named name, the primary key for "" or
 // PRIMARY.
 func (t *Table) indexNamed(name string) (*index, error) {
@@ -344,11 +355,7 @@ func (t *Table) indexNamed(name string) (*index, error) {
 func (s *Store) RangeFilter(db, table, indexName string, ranges []Range) (func(Row) bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	t, err := s.table(db, table)
-	if err != nil {
-		return nil, err
-	}
-	x, err := t.indexNamed(indexName)
+	_, x, err := s.indexOf(db, table, indexName)
 	if err != nil {
 		return nil, err
 	}
