@@ -634,6 +634,7 @@ func (h *errorHandler) okPacket(c *mysql.Conn, cb mysql.ResultSpoolFn) mysql.Res
 func (h *errorHandler) ConnectionClosed(c *mysql.Conn) {
 	if h.prov != nil {
 		h.prov.calls.forget(c.ConnectionID)
+		h.prov.locks.release(c.ConnectionID)
 		if s := h.prov.session(c.ConnectionID); s != nil {
 			h.prov.dropSessionTemporaries(s)
 		}

@@ -62,6 +62,15 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		}
 	case *plan.RenameUser:
 		return renameUsers(ctx, n)
+	case *plan.LockTables:
+		return lockTables(ctx, n)
+	case *plan.UnlockTables:
+		return unlockTables(ctx)
+	case *plan.StartTransaction:
+		// BEGIN gives up the session's table locks, as in MySQL.
+		if s, ok := ctx.Session.(*Session); ok && s.p != nil {
+			s.p.locks.releaseTablesOf(s.ID())
+		}
 	case *plan.CreateUser:
 		return createUsers(ctx, n)
 	case *plan.DropTable:

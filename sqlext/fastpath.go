@@ -283,8 +283,8 @@ func (f *fastPath) try(ctx context.Context, c *mysql.Conn, query string, binds m
 		sql.PrivilegeCheckSubject{Database: info.DB, Table: info.Name}, sql.PrivilegeType_Select)) {
 		return nil, false
 	}
-	if err := f.p.fresh(sctx); err != nil {
-		return nil, false
+	if err := f.p.fresh(sctx); err != nil || f.p.locks.held.Load() > 0 {
+		return nil, false // a table lock may stop the read (awaitRead)
 	}
 	rows, ok := f.pointRows(info, tx.table(info.DB, info.Name), skey)
 	if !ok {

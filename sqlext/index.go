@@ -208,6 +208,9 @@ func (t *Table) lookupRows(ctx *sql.Context, lookup sql.IndexLookup) (sql.RowIte
 	if err := t.p.fresh(ctx); err != nil {
 		return nil, err
 	}
+	if err := t.p.awaitRead(ctx, t.info.DB, t.info.Name); err != nil {
+		return nil, err
+	}
 	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
 	var rows []sql.Row
 	ranges, ok := t.storageRanges(ctx, x, lookup)

@@ -51,6 +51,11 @@ func (sp statementParser) adjusted(ctx context.Context, st ast.Statement, text s
 			}
 		}
 	}
+	if f, ok := st.(*ast.Flush); ok {
+		if call, replaced, err := sp.flushStatement(ctx, f); replaced || err != nil {
+			return call, err
+		}
+	}
 	if err := sp.adjust(ctx, st, text); err != nil {
 		return nil, err
 	}

@@ -54,6 +54,8 @@ type Provider struct {
 	tempPrefix string
 	// indexStats keeps the cardinality of indexes (cardinality.go).
 	indexStats indexStats
+	// locks holds the table locks sessions take (locktables.go).
+	locks tableLocks
 
 	extMu      sync.RWMutex
 	functions  map[string]sql.Function
@@ -158,6 +160,9 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 
 // propose commits a command of the given ops through the log.
 func (p *Provider) propose(ctx context.Context, ops ...storage.Op) error {
+	if err := p.awaitWrite(ctx, ops); err != nil {
+		return err
+	}
 	b := storage.EncodeCommand(&storage.Command{Ops: ops})
 	if preparable(ops) && p.leads() {
 		defer p.prepared.prepare(b)()

@@ -345,6 +345,10 @@ func (s *Session) CommitTransaction(ctx *sql.Context, t sql.Transaction) error {
 	if len(cmd.Ops) == 0 {
 		return nil
 	}
+	if err := s.p.awaitWrite(ctx, cmd.Ops); err != nil {
+		tx.reset()
+		return err
+	}
 	// The encoded command holds every change now: the transaction lets
 	// its rows go before the log copies the command, so that a large
 	// transaction (a LOAD DATA of a big file) is not held twice over

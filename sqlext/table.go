@@ -241,6 +241,9 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	if err := t.p.fresh(ctx); err != nil {
 		return nil, err
 	}
+	if err := t.p.awaitRead(ctx, t.info.DB, t.info.Name); err != nil {
+		return nil, err
+	}
 	if len(t.info.Schema.PK) > 0 {
 		tt := txFrom(ctx).table(t.info.DB, t.info.Name)
 		var skip func(string) bool
