@@ -222,20 +222,32 @@ func rewriteAccountStatement(query string) (string, bool) {
 		!strings.EqualFold(toks[0].text, "ALTER") && !strings.EqualFold(toks[0].text, "CREATE") {
 		return "", false
 	}
-	end := len(toks)
-	for i, t := range toks {
-		if t.text == ";" {
-			end = i
-			break
-		}
-	}
+	end := statementEnd(toks)
 	for i := 2; i < end; i++ {
 		if clauseStarts(toks, i) {
-			rest, _ := statementRest(query, toks, end)
-			return "CALL " + SystemDatabase + "." + alterUserProcedure + "(" + quoteString(query[:toks[end-1].end]) + ")" + rest, true
+			return asCall(query, toks, end, alterUserProcedure), true
 		}
 	}
 	return "", false
+}
+
+// statementEnd is the index of the semicolon that ends the first
+// statement of toks, or len(toks).
+func statementEnd(toks []sqlToken) int {
+	for i, t := range toks {
+		if t.text == ";" {
+			return i
+		}
+	}
+	return len(toks)
+}
+
+// asCall writes the statement of query whose tokens are toks[:end] as a
+// call of the system procedure proc with its text, followed by the
+// statements after it.
+func asCall(query string, toks []sqlToken, end int, proc string) string {
+	rest, _ := statementRest(query, toks, end)
+	return "CALL " + SystemDatabase + "." + proc + "(" + quoteString(query[:toks[end-1].end]) + ")" + rest
 }
 
 // alterUsers runs an account statement rewriteAccountStatement wrote as

@@ -88,6 +88,7 @@ var engineMessages = []struct {
 	{"function: '", 1305},                                // ER_SP_DOES_NOT_EXIST: an unknown function
 	{"Not unique table/alias", 1066},                     // ER_NONUNIQ_TABLE
 	{"Unknown system variable", 1193},                    // ER_UNKNOWN_SYSTEM_VARIABLE
+	{"is a read only variable", 1238},                    // ER_INCORRECT_GLOBAL_LOCAL_VAR
 	{"was not found in the set", mysql.ERWrongValueForVar},
 	{"is too large for column", mysql.ERDataTooLong},
 	{"number of values does not match number of columns", mysql.ERWrongValueCountOnRow},

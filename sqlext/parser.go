@@ -288,7 +288,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // and CREATE TABLE with columns and a query as a call (see
 // ctasdefined.go), INSERT ... SET ... AS alias as the VALUES form
 // (see insertsetalias.go), and ALTER USER with password or lock clauses
-// as a call and SHOW CREATE USER as a SELECT (see accounts.go).
+// as a call and SHOW CREATE USER as a SELECT (see accounts.go), and SET
+// ROLE and SET DEFAULT ROLE as calls (see roles.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, _, ok := sp.rewriteRefusedFrom(ctx, query, nil)
 	return q, ok
@@ -346,6 +347,7 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	apply(rewriteInsertSetAlias)
 	apply(rewriteAccountStatement)
 	apply(rewriteShowCreateUser)
+	apply(rewriteSetRole)
 	return q, origin, changed
 }
 
