@@ -65,12 +65,15 @@ func (h *errorHandler) diagnose(c *mysql.Conn, err *error) {
 // engine does not: SHOW ERRORS, SHOW COUNT(*) and a SELECT of
 // @@warning_count and @@error_count. SHOW WARNINGS is the engine's.
 func (h *errorHandler) diagnosis(c *mysql.Conn, query string) (*sqltypes.Result, bool) {
-	s := h.sessionOf(c)
-	if s == nil {
-		return nil, false
+	// A connection's first statement finds no session yet: no statement
+	// has run, and the area is empty.
+	var all []*sql.Warning
+	ctx := sql.NewEmptyContext()
+	if s := h.sessionOf(c); s != nil {
+		all = s.Warnings()
+		ctx = sql.NewContext(context.Background(), sql.WithSession(s))
 	}
 	// The engine lists the most recent first; MySQL in the order raised.
-	all := s.Warnings()
 	for i, j := 0, len(all)-1; i < j; i, j = i+1, j-1 {
 		all[i], all[j] = all[j], all[i]
 	}
@@ -80,7 +83,6 @@ func (h *errorHandler) diagnosis(c *mysql.Conn, query string) (*sqltypes.Result,
 			errs = append(errs, w)
 		}
 	}
-	ctx := sql.NewContext(context.Background(), sql.WithSession(s))
 	if m := showErrors.FindStringSubmatch(query); m != nil {
 		offset, count := 0, len(errs)
 		switch {

@@ -86,3 +86,29 @@ func TestDiagnosticsArea(t *testing.T) {
 	fail("SELEC 1")
 	after("a syntax error", map[string]string{"SHOW COUNT(*) ERRORS": "@@session.error_count;1"})
 }
+
+// TestDiagnosticsOfFirstStatement: a connection's first statement may
+// read the diagnostics area, empty then; it was 1105 (unsupported) before
+// the connection had run another statement.
+func TestDiagnosticsOfFirstStatement(t *testing.T) {
+	_, addr, _ := serve(t)
+	for q, want := range map[string]string{
+		"SHOW COUNT(*) WARNINGS": "0", "SHOW COUNT(*) ERRORS": "0", "SELECT @@warning_count": "0",
+	} {
+		fresh := connect(t, addr, "")
+		var got string
+		if err := fresh.QueryRow(q).Scan(&got); err != nil || got != want {
+			t.Errorf("%s first: %q, %v", q, got, err)
+		}
+		fresh.Close()
+	}
+	fresh := connect(t, addr, "")
+	rows, err := fresh.Query("SHOW ERRORS")
+	if err != nil {
+		t.Fatalf("SHOW ERRORS first: %v", err)
+	}
+	if rows.Next() {
+		t.Error("SHOW ERRORS first lists an error")
+	}
+	rows.Close()
+}

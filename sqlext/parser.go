@@ -51,6 +51,11 @@ func (sp statementParser) adjusted(ctx context.Context, st ast.Statement, text s
 			}
 		}
 	}
+	if show, ok := st.(*ast.Show); ok {
+		if q, replaced, err := sp.showIndexWhere(ctx, show); replaced || err != nil {
+			return q, err
+		}
+	}
 	if f, ok := st.(*ast.Flush); ok {
 		if call, replaced, err := sp.flushStatement(ctx, f); replaced || err != nil {
 			return call, err

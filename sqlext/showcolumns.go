@@ -1,12 +1,14 @@
 package sqlext
 
 import (
+	"context"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // showColumns is the engine's SHOW [FULL] COLUMNS (and DESCRIBE) as MySQL
@@ -137,4 +139,42 @@ func engineRows(ctx *sql.Context, n sql.Node, row sql.Row) ([]sql.Row, error) {
 		return nil, err
 	}
 	return sql.RowIterToRows(ctx, iter)
+}
+
+// showIndexWhere reads SHOW INDEX FROM t WHERE cond, whose condition the
+// engine dropped (it listed every key), as the same rows read from
+// information_schema.STATISTICS under SHOW INDEX's column names, which
+// the condition names, as MySQL 8 answers SHOW INDEX from its data
+// dictionary. A table that is not there is left to the engine's 1146.
+func (sp statementParser) showIndexWhere(ctx context.Context, s *ast.Show) (ast.Statement, bool, error) {
+	if !strings.EqualFold(s.Type, ast.IndexStr) || s.ShowIndexFilterOpt == nil {
+		return s, false, nil
+	}
+	sctx, ok := ctx.(*sql.Context)
+	if !ok {
+		return s, false, nil
+	}
+	db := s.Database
+	if db == "" {
+		db = s.Table.DbQualifier.String()
+	}
+	if db == "" {
+		db = sctx.GetCurrentDatabase()
+	}
+	d, err := sp.p.Database(sctx, db)
+	if err != nil {
+		return s, false, nil
+	}
+	t, found, err := d.GetTableInsensitive(sctx, s.Table.Name.String())
+	if err != nil || !found {
+		return s, false, nil
+	}
+	q := "SELECT * FROM (SELECT TABLE_NAME AS `Table`, NON_UNIQUE AS Non_unique, INDEX_NAME AS Key_name, " +
+		"SEQ_IN_INDEX AS Seq_in_index, COLUMN_NAME AS Column_name, COLLATION AS Collation, CARDINALITY AS Cardinality, " +
+		"SUB_PART AS Sub_part, PACKED AS Packed, NULLABLE AS `Null`, INDEX_TYPE AS Index_type, COMMENT AS Comment, " +
+		"INDEX_COMMENT AS Index_comment, IS_VISIBLE AS Visible, EXPRESSION AS Expression FROM information_schema.STATISTICS " +
+		"WHERE TABLE_SCHEMA = " + quoteString(d.Name()) + " AND TABLE_NAME = " + quoteString(t.Name()) +
+		") AS sqlearn_show_index WHERE " + ast.String(s.ShowIndexFilterOpt)
+	st, _, err := sp.Parser.ParseOneWithOptions(ctx, q, ast.ParserOptions{})
+	return st, true, err
 }

@@ -56,6 +56,22 @@ func TestShowIndexAsMySQL(t *testing.T) {
 	if want := "PRIMARY.1:A,3 ab.1:A,2 ab.2:A,3 c.1:A,2"; strings.Join(got, " ") != want {
 		t.Errorf("SHOW INDEX: %s, want %s", strings.Join(got, " "), want)
 	}
+	// WHERE, which the engine dropped, keeps the rows it holds.
+	for q, want := range map[string]string{
+		"SHOW INDEX FROM si.t WHERE Key_name = 'ab'":                       "ab.1 ab.2",
+		"SHOW KEYS FROM t IN si WHERE Non_unique = 0 AND Seq_in_index = 1": "PRIMARY.1 ab.1",
+		"SHOW INDEXES FROM si.t WHERE Cardinality < 3":                     "ab.1 c.1",
+	} {
+		var keys []string
+		for _, r := range queryStrings(t, db, q) {
+			keys = append(keys, r[2]+"."+r[3])
+		}
+		if strings.Join(keys, " ") != want {
+			t.Errorf("%s: %s, want %s", q, strings.Join(keys, " "), want)
+		}
+	}
+	_, err := db.Exec("SHOW INDEX FROM si.nope WHERE Key_name = 'x'")
+	wantMySQLError(t, err, 1146, "42S02")
 }
 
 // TestKeysInMySQLOrder: SHOW CREATE TABLE, SHOW INDEX and
