@@ -113,18 +113,28 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 	case *plan.DescribeQuery:
 		return explain(ctx, n)
 	case *plan.AddColumn:
+		markedColumn(ctx, n.Column())
 		return addColumn(ctx, n)
 	case *plan.DropColumn:
 		return dropColumn(ctx, n)
 	case *plan.AlterPK:
 		return alterPK(ctx, n)
 	case *plan.ModifyColumn:
+		markedColumn(ctx, n.NewColumn())
 		return changeColumn(ctx, n)
 	case *plan.RenameColumn:
 		return nil, renameChecked(ctx, n)
 	case *plan.CreateCheck:
 		return createCheck(ctx, n)
 	case *plan.Block:
+		for _, c := range n.Children() {
+			switch c := c.(type) {
+			case *plan.AddColumn:
+				markedColumn(ctx, c.Column())
+			case *plan.ModifyColumn:
+				markedColumn(ctx, c.NewColumn())
+			}
+		}
 		return alterWhole(ctx, n, row)
 	case *plan.AlterTableCollation:
 		return alterCollation(ctx, n)
@@ -156,6 +166,9 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		}
 		nn, err := withoutFulltext(ctx, n)
 		if err != nil {
+			return nil, err
+		}
+		if err := invisibleIn(ctx, nn.PkSchema().Schema); err != nil {
 			return nil, err
 		}
 		return o.once(nn, func() (sql.RowIter, error) { return createWhole(ctx, o.b, nn, row) })
@@ -303,7 +316,7 @@ func showCreateTable(ctx *sql.Context, n *plan.ShowCreateTable) (sql.RowIter, er
 			}
 		}
 	}
-	rows[0][1] = strings.Join(lines, "\n")
+	rows[0][1] = showInvisible(strings.Join(lines, "\n"), n.TargetSchema())
 	return sql.RowsToRowIter(rows...), nil
 }
 

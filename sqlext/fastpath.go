@@ -342,8 +342,8 @@ func (s *pointShape) projection(t *Table) ([]int, []string) {
 		proj := make([]int, len(t.sch.Schema))
 		names := make([]string, len(t.sch.Schema))
 		for i, c := range t.sch.Schema {
-			if c.Virtual {
-				return nil, nil
+			if c.Virtual || isInvisible(c) {
+				return nil, nil // SELECT * leaves an invisible column out
 			}
 			proj[i], names[i] = i, c.Name
 		}

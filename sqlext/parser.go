@@ -120,7 +120,12 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		noteConvertCharset(s, st, text)
 		noteAlterView(s)
 		noteTableComment(sctx, s, st, text)
+		noteInvisible(s, st, text)
 	}
+	if strings.Contains(text, "*") {
+		sp.p.expandInvisibleStars(sctx, st)
+	}
+	sp.p.insertVisible(sctx, st)
 	bindRenameDatabase(sctx, st)
 	realAsFloat(sctx, st)
 	likeEscapes(sctx, st)
@@ -294,7 +299,8 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // ctasdefined.go), INSERT ... SET ... AS alias as the VALUES form
 // (see insertsetalias.go), and ALTER USER with password or lock clauses
 // as a call and SHOW CREATE USER as a SELECT (see accounts.go), and SET
-// ROLE and SET DEFAULT ROLE as calls (see roles.go).
+// ROLE and SET DEFAULT ROLE as calls (see roles.go), and ALTER COLUMN ...
+// SET [IN]VISIBLE as a call (see invisible.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, _, ok := sp.rewriteRefusedFrom(ctx, query, nil)
 	return q, ok
@@ -353,6 +359,7 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	apply(rewriteAccountStatement)
 	apply(rewriteShowCreateUser)
 	apply(rewriteSetRole)
+	apply(rewriteColumnVisibility)
 	return q, origin, changed
 }
 

@@ -48,13 +48,14 @@ func (p *Provider) HasGlobalPrivilege(ctx *sql.Context, priv sql.PrivilegeType) 
 // statement it stands for itself (SHOW ENGINE asks for the PROCESS
 // privilege, ALTER USER for CREATE USER, FLUSH ... WITH READ LOCK and
 // FLUSH STATUS for RELOAD, SET DEFAULT ROLE of another account for
-// CREATE USER, SET ROLE for nothing, as MySQL's statements do) to
+// CREATE USER, SET ROLE for nothing, ALTER COLUMN ... SET VISIBLE for what
+// its ALTER TABLE needs, as MySQL's statements do) to
 // that procedure, rather than asking for EXECUTE on the system database,
 // as the engine asks of other calls.
 func authorizeOwnCalls(st ast.Statement) {
 	if c, ok := st.(*ast.Call); ok && (c.ProcName.Name.EqualString(showEngineProcedure) || c.ProcName.Name.EqualString(alterUserProcedure) ||
 		c.ProcName.Name.EqualString(readLockProcedure) || c.ProcName.Name.EqualString(flushStatusProcedure) ||
-		c.ProcName.Name.EqualString(setRoleProcedure)) {
+		c.ProcName.Name.EqualString(setRoleProcedure) || c.ProcName.Name.EqualString(visibilityProcedure)) {
 		c.Auth = ast.AuthInformation{AuthType: ast.AuthType_IGNORE}
 	}
 }

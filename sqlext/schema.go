@@ -356,13 +356,17 @@ func sqlSchema(ctx *sql.Context, db, table string, s *storage.Schema) (sql.Prima
 			PrimaryKey: pk[i], AutoIncrement: auto, Comment: m.Comment, Extra: m.Extra, Virtual: m.Virtual}
 		col.Default = parseDefault(ctx, m.Default, typ, sc.Nullable)
 		col.Generated = parseDefault(ctx, m.Generated, typ, sc.Nullable)
-		if col.Generated != nil && col.Extra == "" {
+		if col.Generated != nil && (col.Extra == "" || col.Extra == invisibleWord) {
 			// SHOW COLUMNS and information_schema.COLUMNS show this, and
 			// mysqldump leaves the columns it marks out of its INSERTs,
 			// whose values a restore would refuse.
+			hidden := col.Extra != ""
 			col.Extra = "STORED GENERATED"
 			if col.Virtual {
 				col.Extra = "VIRTUAL GENERATED"
+			}
+			if hidden {
+				markInvisible(col)
 			}
 		}
 		col.OnUpdate = parseDefault(ctx, m.OnUpdate, typ, sc.Nullable)

@@ -179,6 +179,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.Extend(accountExtensions(s.prov))
 	s.prov.Extend(lockExtensions(s.prov))
 	s.prov.Extend(roleExtensions(s.prov))
+	s.prov.Extend(invisibleExtensions(s.prov))
 	s.prov.Extend(showEngineExtensions(s.prov))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))

@@ -67,6 +67,9 @@ type Session struct {
 	// (tableCopy).
 	copied    uint64
 	copyNoted bool
+	// invisible names the columns the statement being run defines as
+	// INVISIBLE (noteInvisible).
+	invisible map[string]bool
 	// temps maps the temporary tables the session created, by database and
 	// name as it names them (lower case), to their hidden names
 	// (temptables.go).

@@ -23,7 +23,7 @@ func (p *Provider) expandUnionStars(ctx *sql.Context, st ast.Statement) {
 			return true, nil
 		}
 		for _, sel := range chainOf(so, done) {
-			p.expandStars(ctx, sel)
+			p.expandStarsIf(ctx, sel, false)
 		}
 		return true, nil
 	}, st)
@@ -36,8 +36,10 @@ type starTable struct {
 	cols []string
 }
 
-// expandStars writes out sel's stars, or leaves sel as it is.
-func (p *Provider) expandStars(ctx *sql.Context, sel *ast.Select) {
+// expandStarsIf writes out sel's stars, leaving out invisible columns
+// (invisible.go), or leaves sel as it is; with onlyInvisible, it leaves
+// it unless a table it reads has invisible columns.
+func (p *Provider) expandStarsIf(ctx *sql.Context, sel *ast.Select, onlyInvisible bool) {
 	hasStar := false
 	for _, se := range sel.SelectExprs {
 		_, star := se.(*ast.StarExpr)
@@ -47,6 +49,7 @@ func (p *Provider) expandStars(ctx *sql.Context, sel *ast.Select) {
 		return
 	}
 	var tables []starTable
+	anyHidden := false
 	var walk func(te ast.TableExpr) bool
 	walk = func(te ast.TableExpr) bool {
 		switch t := te.(type) {
@@ -55,10 +58,11 @@ func (p *Provider) expandStars(ctx *sql.Context, sel *ast.Select) {
 			if !ok || t.AsOf != nil {
 				return false
 			}
-			cols, ok := p.starColumns(ctx, name)
+			cols, hidden, ok := p.starColumns(ctx, name)
 			if !ok {
 				return false
 			}
+			anyHidden = anyHidden || hidden
 			ref := name
 			if !t.As.IsEmpty() {
 				ref = ast.TableName{Name: t.As}
@@ -85,7 +89,7 @@ func (p *Provider) expandStars(ctx *sql.Context, sel *ast.Select) {
 			return
 		}
 	}
-	if len(tables) == 0 {
+	if len(tables) == 0 || onlyInvisible && !anyHidden {
 		return
 	}
 	var out ast.SelectExprs
@@ -123,14 +127,15 @@ func sameTableRef(q, ref ast.TableName) bool {
 }
 
 // starColumns lists the columns SELECT * reads from the table name
-// stands for, when it is a stored table or a temporary one.
-func (p *Provider) starColumns(ctx *sql.Context, name ast.TableName) ([]string, bool) {
+// stands for, when it is a stored table or a temporary one, and whether
+// it has invisible columns, which it leaves out.
+func (p *Provider) starColumns(ctx *sql.Context, name ast.TableName) (cols []string, hidden, ok bool) {
 	db := name.DbQualifier.String()
 	if db == "" {
 		db = ctx.GetCurrentDatabase()
 	}
 	if db == "" {
-		return nil, false
+		return nil, false, false
 	}
 	table := name.Name.String()
 	if hidden, ok := temporary(ctx, db, table); ok {
@@ -138,11 +143,15 @@ func (p *Provider) starColumns(ctx *sql.Context, name ast.TableName) ([]string, 
 	}
 	info, err := p.store.Table(db, table)
 	if err != nil {
-		return nil, false // a view, a system table, or none
+		return nil, false, false // a view, a system table, or none
 	}
-	cols := make([]string, len(info.Schema.Columns))
-	for i, c := range info.Schema.Columns {
-		cols[i] = c.Name
+	cols = make([]string, 0, len(info.Schema.Columns))
+	for _, c := range info.Schema.Columns {
+		if metaInvisible(c.Meta) {
+			hidden = true
+			continue
+		}
+		cols = append(cols, c.Name)
 	}
-	return cols, true
+	return cols, hidden, true
 }
