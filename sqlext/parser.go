@@ -28,7 +28,11 @@ import (
 // assign.go), writes through a view made writes to its table (see
 // viewwrites.go), and the SELECT of an INSERT whose ON DUPLICATE KEY
 // UPDATE reads VALUES() named as VALUES() reads it (see
-// insertselectvalues.go). Before it is parsed, a statement has || under
+// insertselectvalues.go), FLUSH ... WITH READ LOCK and FLUSH STATUS read
+// as calls (see locktables.go), SHOW INDEX ... WHERE as a query of
+// information_schema.STATISTICS (see showcolumns.go), and the stars and
+// INSERT column lists of tables with invisible columns written out (see
+// invisible.go). Before it is parsed, a statement has || under
 // PIPES_AS_CONCAT and the INTERVAL(N, N1, ...) function written as calls
 // (see writtentext.go).
 type statementParser struct {
