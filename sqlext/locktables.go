@@ -31,8 +31,8 @@ import (
 //   - A WRITE lock lets only its holder read or write the table; other
 //     sessions' reads and writes wait.
 //   - FLUSH TABLES WITH READ LOCK is a read lock on everything: other
-//     sessions' writes of any kind (rows, schemas, accounts) wait; the
-//     holder's are refused (1223).
+//     sessions' writes of rows and schemas wait; the holder's are refused
+//     (1223). Account changes go through (accountsOnly).
 //   - Locks are taken once no other session holds a conflicting one, go
 //     with UNLOCK TABLES, a new LOCK TABLES, the session's end, and (table
 //     locks) BEGIN / START TRANSACTION; LOCK TABLES commits the session's
@@ -252,7 +252,7 @@ func (p *Provider) awaitRead(ctx *sql.Context, db, table string) error {
 // command of ops, and refuses it when the session's own does.
 func (p *Provider) awaitWrite(ctx context.Context, ops []storage.Op) error {
 	l := &p.locks
-	if l.held.Load() == 0 || len(ops) == 0 {
+	if l.held.Load() == 0 || len(ops) == 0 || accountsOnly(ops) {
 		return nil
 	}
 	var id uint32
@@ -293,6 +293,19 @@ func (p *Provider) awaitWrite(ctx context.Context, ops []storage.Op) error {
 		}
 		return conflict{}
 	})
+}
+
+// accountsOnly says whether ops change accounts alone, which no lock
+// stops: the engine makes such a change holding the accounts' write
+// lock, which every login waits for, so a wait here would stop logins
+// (a backup's own new connection among them) until the read lock went.
+func accountsOnly(ops []storage.Op) bool {
+	for _, op := range ops {
+		if op.Kind != storage.OpSetUsers {
+			return false
+		}
+	}
+	return true
 }
 
 // allTemporary says whether every op is of a temporary table.

@@ -10,8 +10,8 @@ import (
 // TestTableLocks: LOCK TABLES ... READ stops other sessions' writes of
 // the table until UNLOCK TABLES and refuses the holder's (1099); WRITE
 // stops other sessions' reads too; FLUSH TABLES WITH READ LOCK stops
-// every other session's writes, DDL included, and refuses the holder's
-// (1223); a wait ends with the lock's release, the holder's disconnect,
+// every other session's writes, DDL included (account changes go
+// through), and refuses the holder's (1223); a wait ends with the lock's release, the holder's disconnect,
 // BEGIN (table locks), or lock_wait_timeout (1205). The engine took these
 // statements and locked nothing. FLUSH LOGS and its kin, with nothing to
 // act on, succeed.
@@ -100,6 +100,8 @@ func TestTableLocks(t *testing.T) {
 	waiting("another session's CREATE TABLE under the global read lock", create)
 	_, err = a.ExecContext(ctx, "DELETE FROM lt.t WHERE id = 4")
 	wantMySQLMessage(t, "the holder's write", err, 1223, "HY000", "Can't execute the query because you have a conflicting read lock")
+	// Account changes go through: waiting, they would hold up logins.
+	run(session(), "CREATE USER during IDENTIFIED BY 'pw'")
 	c := session()
 	run(c, "SET SESSION lock_wait_timeout = 1")
 	_, err = c.ExecContext(ctx, "DELETE FROM lt.t WHERE id = 4")
