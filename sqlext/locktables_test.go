@@ -11,10 +11,11 @@ import (
 // the table until UNLOCK TABLES and refuses the holder's (1099); WRITE
 // stops other sessions' reads too; FLUSH TABLES WITH READ LOCK stops
 // every other session's writes, DDL included (account changes go
-// through), and refuses the holder's (1223); a wait ends with the lock's release, the holder's disconnect,
-// BEGIN (table locks), or lock_wait_timeout (1205). The engine took these
-// statements and locked nothing. FLUSH LOGS and its kin, with nothing to
-// act on, succeed.
+// through), and refuses the holder's (1223); a wait ends with the lock's
+// release, the holder's disconnect, BEGIN (table locks), or
+// lock_wait_timeout (1205). The engine took these statements and locked
+// nothing. FLUSH LOGS and its kin, with nothing to act on, succeed;
+// FLUSH STATUS starts the session's counters again.
 func TestTableLocks(t *testing.T) {
 	_, addr, db := serve(t)
 	mustExecAll(t, db, "CREATE DATABASE lt", "CREATE TABLE lt.t (id INT PRIMARY KEY)", "INSERT INTO lt.t VALUES (1)")
