@@ -24,8 +24,9 @@ import (
 //     keeps. A MODIFY or CHANGE without it makes the column visible.
 //   - SELECT * and t.* leave such columns out (expandInvisibleStars, by
 //     writing the star out); a column named reads as any other.
-//   - INSERT and REPLACE without a column list give values for the
-//     visible columns (insertVisible); the others take their defaults.
+//   - INSERT, REPLACE and LOAD DATA without a column list give values
+//     for the visible columns (insertVisible); the others take their
+//     defaults.
 //   - SHOW CREATE TABLE writes the mark as MySQL does, `/*!80023
 //     INVISIBLE */`.
 //   - A table must keep one visible column (4028).
@@ -232,29 +233,47 @@ func (p *Provider) expandInvisibleStars(ctx *sql.Context, st ast.Statement) {
 	}, st)
 }
 
-// insertVisible gives an INSERT or REPLACE without a column list, into a
-// table with invisible columns, the list of its visible ones.
+// insertVisible gives an INSERT or REPLACE, or a LOAD DATA, without a
+// column list, into a table with invisible columns, the list of its
+// visible ones.
 func (p *Provider) insertVisible(ctx *sql.Context, st ast.Statement) {
-	ins, ok := st.(*ast.Insert)
-	if !ok || len(ins.Columns) > 0 {
-		return
+	switch st := st.(type) {
+	case *ast.Insert:
+		if len(st.Columns) == 0 {
+			if cols, hidden := p.visibleColumns(ctx, st.Table); hidden {
+				st.Columns = cols
+			}
+		}
+	case *ast.Load:
+		if len(st.Columns) == 0 {
+			if cols, hidden := p.visibleColumns(ctx, st.Table); hidden {
+				st.Columns = cols
+			}
+		}
 	}
-	sch, ok := p.insertedSchema(ctx, ins)
-	if !ok {
-		return
+}
+
+// visibleColumns lists the visible columns of the stored table t names,
+// and says whether it has invisible ones.
+func (p *Provider) visibleColumns(ctx *sql.Context, t ast.TableName) (ast.Columns, bool) {
+	db := t.DbQualifier.String()
+	if db == "" {
+		db = ctx.GetCurrentDatabase()
+	}
+	info, err := p.store.Table(db, t.Name.String())
+	if err != nil {
+		return nil, false
 	}
 	var cols ast.Columns
 	hidden := false
-	for _, c := range sch {
-		if isInvisible(c) {
+	for _, c := range info.Schema.Columns {
+		if metaInvisible(c.Meta) {
 			hidden = true
 			continue
 		}
 		cols = append(cols, ast.NewColIdent(c.Name))
 	}
-	if hidden {
-		ins.Columns = cols
-	}
+	return cols, hidden
 }
 
 // showInvisible writes the mark of each invisible column of t into its

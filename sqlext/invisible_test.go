@@ -1,8 +1,12 @@
 package sqlext_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sqlearn/sqlearn/sqlext"
 )
 
 // TestInvisibleColumns: a column defined INVISIBLE (plainly or in the
@@ -94,4 +98,22 @@ func TestInvisibleColumns(t *testing.T) {
 	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'iv' AND TABLE_NAME = 't' AND EXTRA LIKE '%INVISIBLE'").Scan(&n); err != nil || n != 3 {
 		t.Errorf("invisible columns after a restart: %d, %v", n, err)
 	}
+}
+
+// TestInvisibleColumnsLoadData: LOAD DATA without a column list fills a
+// table's visible columns, as INSERT does; it filled the invisible key
+// first.
+func TestInvisibleColumnsLoadData(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "rows.tsv")
+	if err := os.WriteFile(in, []byte("10\t11\n12\t13\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, addr := startServerWith(t, t.TempDir(), func(c *sqlext.Config) { c.ImportDir = dir })
+	t.Cleanup(func() { srv.Close() })
+	db := connect(t, addr, "")
+	mustExecAll(t, db, "CREATE DATABASE il",
+		"CREATE TABLE il.t (id INT AUTO_INCREMENT PRIMARY KEY INVISIBLE, a INT, b INT)",
+		"LOAD DATA INFILE '"+in+"' INTO TABLE il.t")
+	wantAnswers(t, db, "loaded", map[string]string{"SELECT id, a, b FROM il.t ORDER BY id": "1,10,11;2,12,13"})
 }
