@@ -303,8 +303,9 @@ func (sp statementParser) ParseOneWithOptions(ctx context.Context, query string,
 // ctasdefined.go), INSERT ... SET ... AS alias as the VALUES form
 // (see insertsetalias.go), and ALTER USER with password or lock clauses
 // as a call and SHOW CREATE USER as a SELECT (see accounts.go), and SET
-// ROLE and SET DEFAULT ROLE as calls (see roles.go), and ALTER COLUMN ...
-// SET [IN]VISIBLE as a call (see invisible.go).
+// ROLE and SET DEFAULT ROLE as calls (see roles.go), ALTER COLUMN ...
+// SET [IN]VISIBLE as a call (see invisible.go), and RESET PERSIST as a
+// call (see persist.go).
 func (sp statementParser) rewriteRefused(ctx context.Context, query string) (string, bool) {
 	q, _, ok := sp.rewriteRefusedFrom(ctx, query, nil)
 	return q, ok
@@ -364,6 +365,7 @@ func (sp statementParser) rewriteRefusedFrom(ctx context.Context, query string, 
 	apply(rewriteShowCreateUser)
 	apply(rewriteSetRole)
 	apply(rewriteColumnVisibility)
+	apply(rewriteResetPersist)
 	return q, origin, changed
 }
 

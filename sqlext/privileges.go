@@ -49,13 +49,15 @@ func (p *Provider) HasGlobalPrivilege(ctx *sql.Context, priv sql.PrivilegeType) 
 // privilege, ALTER USER for CREATE USER, FLUSH ... WITH READ LOCK and
 // FLUSH STATUS for RELOAD, SET DEFAULT ROLE of another account for
 // CREATE USER, SET ROLE for nothing, ALTER COLUMN ... SET VISIBLE for what
-// its ALTER TABLE needs, as MySQL's statements do) to
+// its ALTER TABLE needs, RESET PERSIST for SUPER, as MySQL's statements
+// do) to
 // that procedure, rather than asking for EXECUTE on the system database,
 // as the engine asks of other calls.
 func authorizeOwnCalls(st ast.Statement) {
 	if c, ok := st.(*ast.Call); ok && (c.ProcName.Name.EqualString(showEngineProcedure) || c.ProcName.Name.EqualString(alterUserProcedure) ||
 		c.ProcName.Name.EqualString(readLockProcedure) || c.ProcName.Name.EqualString(flushStatusProcedure) ||
-		c.ProcName.Name.EqualString(setRoleProcedure) || c.ProcName.Name.EqualString(visibilityProcedure)) {
+		c.ProcName.Name.EqualString(setRoleProcedure) || c.ProcName.Name.EqualString(visibilityProcedure) ||
+		c.ProcName.Name.EqualString(resetPersistProcedure)) {
 		c.Auth = ast.AuthInformation{AuthType: ast.AuthType_IGNORE}
 	}
 }

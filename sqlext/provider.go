@@ -56,6 +56,8 @@ type Provider struct {
 	indexStats indexStats
 	// locks holds the table locks sessions take (locktables.go).
 	locks tableLocks
+	// persisted holds the variables SET PERSIST wrote (persist.go).
+	persisted *persisted
 
 	extMu      sync.RWMutex
 	functions  map[string]sql.Function

@@ -180,6 +180,7 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	s.prov.Extend(lockExtensions(s.prov))
 	s.prov.Extend(roleExtensions(s.prov))
 	s.prov.Extend(invisibleExtensions(s.prov))
+	s.prov.Extend(persistExtensions(s.prov))
 	s.prov.Extend(showEngineExtensions(s.prov))
 	if cfg.Extensions != nil {
 		s.prov.Extend(cfg.Extensions(s))
@@ -198,6 +199,14 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 			node.Close()
 			return nil, err
 		}
+	}
+	// The variables SET PERSIST wrote, over the flags' values.
+	if s.prov.persisted, err = loadPersisted(cfg.DataDir); err != nil {
+		node.Close()
+		return nil, err
+	}
+	for _, err := range s.prov.persisted.apply() {
+		cfg.Logger.Warn(err.Error())
 	}
 	if err := s.setUpUsers(ctx); err != nil {
 		node.Close()
