@@ -237,18 +237,19 @@ func (p *Provider) expandInvisibleStars(ctx *sql.Context, st ast.Statement) {
 // column list, into a table with invisible columns, the list of its
 // visible ones.
 func (p *Provider) insertVisible(ctx *sql.Context, st ast.Statement) {
+	var list *ast.Columns
+	var table ast.TableName
 	switch st := st.(type) {
 	case *ast.Insert:
-		if len(st.Columns) == 0 {
-			if cols, hidden := p.visibleColumns(ctx, st.Table); hidden {
-				st.Columns = cols
-			}
-		}
+		list, table = &st.Columns, st.Table
 	case *ast.Load:
-		if len(st.Columns) == 0 {
-			if cols, hidden := p.visibleColumns(ctx, st.Table); hidden {
-				st.Columns = cols
-			}
+		list, table = &st.Columns, st.Table
+	default:
+		return
+	}
+	if len(*list) == 0 {
+		if cols, hidden := p.visibleColumns(ctx, table); hidden {
+			*list = cols
 		}
 	}
 }
