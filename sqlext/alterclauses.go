@@ -312,7 +312,9 @@ func (k draftKey) without(column string) draftKey {
 		if !slices.ContainsFunc(prefix, func(n uint16) bool { return n > 0 }) {
 			prefix = nil
 		}
-		k.meta = indexMetaJSON(m.Comment, prefix)
+		m.Prefix = prefix
+		b, _ := json.Marshal(m)
+		k.meta = string(b)
 	}
 	return k
 }
@@ -626,15 +628,24 @@ func (d *draft) rename(i int, to string) {
 func (d *draft) index(ctx *sql.Context, c *plan.AlterIndex) error {
 	switch c.Action {
 	case plan.IndexAction_Create:
-		if c.Constraint == sql.IndexConstraint_Fulltext || c.Constraint == sql.IndexConstraint_Spatial {
+		if c.Constraint == sql.IndexConstraint_Spatial {
 			indexNotCreated(ctx, c.Constraint, c.IndexName, c.Columns) // see fulltext.go
 			return nil
 		}
 		def := sql.IndexDef{Name: c.IndexName, Columns: c.Columns, Constraint: c.Constraint, Storage: c.Using, Comment: c.Comment}
-		if err := indexRefused(def, d.sch); err != nil {
-			return err
+		meta := ""
+		if def.IsFullText() {
+			if err := fulltextRefused(c.Columns, d.sch); err != nil {
+				return err
+			}
+			meta = fulltextMetaJSON(c.Comment)
+		} else {
+			if err := indexRefused(def, d.sch); err != nil {
+				return err
+			}
+			meta = indexMetaJSON(c.Comment, indexPrefixes(c.Columns, d.sch))
 		}
-		k := draftKey{name: c.IndexName, unique: def.IsUnique(), meta: indexMetaJSON(c.Comment, indexPrefixes(c.Columns, d.sch))}
+		k := draftKey{name: c.IndexName, unique: def.IsUnique(), meta: meta}
 		for _, col := range c.Columns {
 			k.cols = append(k.cols, col.Name)
 		}

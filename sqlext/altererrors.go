@@ -37,6 +37,11 @@ func sameName(a, b string) bool { return strings.EqualFold(a, b) }
 // for DROP COLUMN) and ER_DUP_FIELDNAME "Duplicate column name 'c'".
 func alterColumnErrors(check analyzer.RuleFunc) analyzer.RuleFunc {
 	return func(ctx *sql.Context, a *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+		if ai, ok := n.(*plan.AlterIndex); ok && droppingFulltext(ai) {
+			// The engine knows no FULLTEXT index, and would find none
+			// of that name to drop (fulltextAlter drops it).
+			return n, transform.SameTree, nil
+		}
 		out, same, err := check(ctx, a, n, scope, sel, qFlags)
 		var table, column string
 		switch {

@@ -164,6 +164,7 @@ func analyzerFor(p *Provider) *analyzer.Analyzer {
 	b.AddPreAnalyzeRule(textRule, textArguments)
 	b.AddPostAnalyzeRule(setOpMax1RowRule, clearMax1RowUnderSetOp)
 	b.AddPostAnalyzeRule(fileAccessRule, p.refuseFileAccess)
+	b.AddPostAnalyzeRule(fulltextReadRule, fulltextReads)
 	p.extMu.RLock()
 	for _, r := range p.rules {
 		b.AddPostAnalyzeRule(r.ID, r.Apply)

@@ -164,17 +164,30 @@ func (o *execOverrides) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.Ro
 		if existingTable(ctx, n) {
 			return sql.RowsToRowIter(sql.NewRow(types.NewOkResult(0))), nil
 		}
-		nn, err := withoutFulltext(ctx, n)
+		nn, fulltext, err := splitFulltext(ctx, n)
 		if err != nil {
 			return nil, err
 		}
 		if err := invisibleIn(ctx, nn.PkSchema().Schema); err != nil {
 			return nil, err
 		}
-		return o.once(nn, func() (sql.RowIter, error) { return createWhole(ctx, o.b, nn, row) })
+		return o.once(nn, func() (sql.RowIter, error) {
+			iter, err := createWhole(ctx, o.b, nn, row)
+			if err != nil || len(fulltext) == 0 {
+				return iter, err
+			}
+			rows, err := sql.RowIterToRows(ctx, iter)
+			if err != nil {
+				return nil, err
+			}
+			if err := createFulltextAfter(ctx, nn, fulltext); err != nil {
+				return nil, err
+			}
+			return sql.RowsToRowIter(rows...), nil
+		})
 	case *plan.AlterIndex:
-		if iter, ok := fulltextAlter(ctx, n); ok {
-			return iter, nil
+		if iter, ok, err := fulltextAlter(ctx, n); ok || err != nil {
+			return iter, err
 		}
 	case *plan.InsertInto:
 		if nn, err := insertReadingFirst(n); err != nil || nn != nil {
@@ -316,7 +329,13 @@ func showCreateTable(ctx *sql.Context, n *plan.ShowCreateTable) (sql.RowIter, er
 			}
 		}
 	}
-	rows[0][1] = showInvisible(strings.Join(lines, "\n"), n.TargetSchema())
+	text = showInvisible(strings.Join(lines, "\n"), n.TargetSchema())
+	if rt, ok := n.Child.(*plan.ResolvedTable); ok {
+		if t := storedTable(rt.Table); t != nil {
+			text = showFulltext(text, t)
+		}
+	}
+	rows[0][1] = text
 	return sql.RowsToRowIter(rows...), nil
 }
 

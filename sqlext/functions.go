@@ -33,6 +33,7 @@ var mysqlFunctions = []sql.Function{
 	badLiteralFunction,    // DATE 'x' that is no date (literals.go)
 	bitNotFunction,        // ~x (bitnot.go)
 	intervalFunction,      // INTERVAL(N, N1, ...) (intervalfunc.go)
+	matchFunction,         // MATCH ... AGAINST (fulltext.go)
 	innerArgFunction,      // a subquery's own aggregate (inneraggregates.go)
 	likePatternFunction,   // LIKE's pattern and escape (likeescape.go)
 	benchmarkFunction,     // BENCHMARK(count, expr) (benchmark.go)

@@ -96,6 +96,9 @@ func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 		if json.Unmarshal([]byte(d.Meta), &m) == nil {
 			x.comment = m.Comment
 		}
+		if m.Fulltext {
+			continue
+		}
 		nullable := false
 		for j, c := range d.Columns {
 			i := t.info.Schema.ColumnIndex(c)

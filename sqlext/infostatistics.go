@@ -44,6 +44,9 @@ func statisticsRows(ctx *sql.Context, t infoTable, part sql.Partition) (sql.RowI
 		}
 	}
 	s, ok := ctx.Session.(*Session)
+	if ok && s.p != nil {
+		rows = append(rows, s.p.fulltextStatistics(sch)...)
+	}
 	db, table, index, seq, card := sch.IndexOfColName("TABLE_SCHEMA"), sch.IndexOfColName("TABLE_NAME"),
 		sch.IndexOfColName("INDEX_NAME"), sch.IndexOfColName("SEQ_IN_INDEX"), sch.IndexOfColName("CARDINALITY")
 	if !ok || s.p == nil || min(db, table, index, seq, card) < 0 {

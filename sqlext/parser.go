@@ -95,6 +95,11 @@ func (sp statementParser) adjust(ctx context.Context, st ast.Statement, text str
 		windowCalls(st)
 	}
 	bitNotAsFunction(st)
+	if sctx, ok := ctx.(*sql.Context); ok && containsFold(text, "match") {
+		if err := sp.p.matchCalls(sctx, st); err != nil {
+			return err
+		}
+	}
 	if containsFold(text, "names") {
 		if err := namesCollation(st, text); err != nil {
 			return err

@@ -18,7 +18,10 @@ import (
 // Provider serves the stored databases to go-mysql-server.
 type Provider struct {
 	store *storage.Store
-	log   Proposer
+	// ftFiles keeps the inverted files of FULLTEXT indexes
+	// (fulltextindex.go).
+	ftFiles ftInvertedCache
+	log     Proposer
 	// reads makes local state fresh enough for a session's read
 	// consistency; nil serves local state as it is.
 	reads interface {

@@ -43,6 +43,9 @@ type tableMeta struct {
 type indexMeta struct {
 	Comment string   `json:"comment,omitempty"`
 	Prefix  []uint16 `json:"prefix,omitempty"`
+	// Fulltext marks a FULLTEXT index (fulltext.go), which the engine
+	// does not see.
+	Fulltext bool `json:"fulltext,omitempty"`
 }
 
 // kindOf maps a SQL type to the storage kind that holds its values.

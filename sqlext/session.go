@@ -25,6 +25,8 @@ import (
 type Session struct {
 	*sql.BaseSession
 	p *Provider
+	// ftMemo keeps the full-text searches of the running statement.
+	ftMemo ftMemo
 	// routines counts the stored procedures and functions running, by
 	// name (see activeRoutines).
 	routines map[string]int

@@ -129,6 +129,9 @@ func showIndexes(ctx *sql.Context, n *plan.ShowIndexes, row sql.Row) (sql.RowIte
 			}
 		}
 	}
+	if stored != nil {
+		rows = append(rows, fulltextIndexRows(stored, len(n.Schema()))...)
+	}
 	return sql.RowsToRowIter(rows...), nil
 }
 

@@ -34,6 +34,9 @@ type Table struct {
 	// read marks the columns the statement reads (readColumns); nil for
 	// all of them. Index lookups leave the others NULL.
 	read []bool
+	// ftRead is the MATCH whose rows alone the table is read for
+	// (fulltextindex.go), or nil.
+	ftRead *scalarFunc
 }
 
 var (
@@ -244,6 +247,9 @@ func (t *Table) Partitions(ctx *sql.Context) (sql.PartitionIter, error) {
 	if err := t.p.awaitRead(ctx, t.info.DB, t.info.Name); err != nil {
 		return nil, err
 	}
+	if t.ftRead != nil && !lockingRead(ctx) {
+		return t.fulltextPartitions(ctx)
+	}
 	if len(t.info.Schema.PK) > 0 {
 		tt := txFrom(ctx).table(t.info.DB, t.info.Name)
 		var skip func(string) bool
@@ -298,6 +304,8 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 	case lookupPartition:
 		return t.lookupRows(ctx, p.lookup)
 	case overlayPartition:
+		return sql.RowsToRowIter(p.rows...), nil
+	case ftPartition:
 		return sql.RowsToRowIter(p.rows...), nil
 	case orderedPartition:
 		it := &orderedIter{t: t, c: p.c, overlay: p.overlay}
@@ -818,8 +826,20 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 }
 
 func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
-	if err := indexRefused(def, t.sch.Schema); err != nil {
-		return err
+	meta := ""
+	if def.IsFullText() {
+		if t.temp {
+			return mysql.NewSQLError(erInnodbNoFTTempTable, "HY000", "Cannot create FULLTEXT index on temporary InnoDB table")
+		}
+		if err := fulltextRefused(def.Columns, t.sch.Schema); err != nil {
+			return err
+		}
+		meta = fulltextMetaJSON(def.Comment)
+	} else {
+		if err := indexRefused(def, t.sch.Schema); err != nil {
+			return err
+		}
+		meta = indexMetaJSON(def.Comment, indexPrefixes(def.Columns, t.sch.Schema))
 	}
 	cols := make([]string, len(def.Columns))
 	for i, c := range def.Columns {
@@ -827,10 +847,28 @@ func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
 	}
 	name := def.Name
 	if name == "" {
-		name = cols[0]
+		name = t.freeIndexName(cols[0])
 	}
 	return t.refreshAfter(ctx, t.p.propose(ctx, storage.Op{Kind: storage.OpCreateIndex, DB: t.info.DB, Table: t.info.Name,
-		Index: &storage.IndexDef{Name: name, Columns: cols, Unique: def.IsUnique(), Meta: indexMetaJSON(def.Comment, indexPrefixes(def.Columns, t.sch.Schema))}}))
+		Index: &storage.IndexDef{Name: name, Columns: cols, Unique: def.IsUnique(), Meta: meta}}))
+}
+
+// freeIndexName is the name MySQL gives a key of first column col: the
+// column's name, or col_2, col_3, ... when a key has it.
+func (t *Table) freeIndexName(col string) string {
+	taken := func(name string) bool {
+		for _, x := range t.info.Indexes {
+			if strings.EqualFold(x.Name, name) {
+				return true
+			}
+		}
+		return strings.EqualFold(name, "PRIMARY")
+	}
+	name := col
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("%s_%d", col, i)
+	}
+	return name
 }
 
 func (t *Table) DropIndex(ctx *sql.Context, name string) error {

@@ -1,0 +1,565 @@
+package sqlext
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/sqlearn/sqlearn/storage"
+)
+
+// The inverted file of a FULLTEXT index, and the searches that read it.
+//
+// A FULLTEXT index's words are kept in memory, not in storage: each
+// indexed word with the documents (rows) that hold it and how often,
+// built from the table's committed rows the first time a statement
+// searches the index, and built anew when the table has changed since
+// (its storage mark). A search reads the documents of its words from
+// it, ranks them (fulltextsearch.go), and keeps each matching row and
+// its relevance. Then:
+//
+//   - a SELECT whose WHERE holds the MATCH (alone or ANDed) over a table
+//     read whole reads only those rows (fulltextReadRule), with the rows
+//     its transaction has written, as MySQL reads a full-text index;
+//   - the MATCH of a row finds its relevance by the row's text, and
+//     ranks a text it has not seen (a row the transaction wrote, or any
+//     other row the search did not match) by reading its words.
+//
+// As in InnoDB, the counts are those of committed rows: a transaction's
+// own uncommitted rows are ranked, but do not count.
+
+// ftPosting is one document's count of a word.
+type ftPosting struct {
+	doc int32
+	tf  int32
+}
+
+// ftInverted is the inverted file of one index at one mark of its table.
+type ftInverted struct {
+	mark     storage.WriteMark
+	ids      []string // each document's row identity
+	postings map[string][]ftPosting
+	vocab    []string // the words, sorted, for prefix terms
+	cols     []int    // the index's columns in the table
+}
+
+// ftInvertedCache keeps the inverted files of recently searched indexes.
+type ftInvertedCache struct {
+	mu    sync.Mutex
+	files map[string]*ftInverted
+	// building serialises the builds of one index, so that concurrent
+	// statements read the table once.
+	building sync.Map // key -> *sync.Mutex
+}
+
+// ftInvertedCacheSize bounds the inverted files kept.
+const ftInvertedCacheSize = 32
+
+// fulltextInverted is the inverted file of the index of a table as its
+// committed rows are now.
+func (p *Provider) fulltextInverted(ctx *sql.Context, db, table, index string) (*ftInverted, error) {
+	key := db + "\x00" + table + "\x00" + strings.ToLower(index)
+	c := &p.ftFiles
+	cached := func() *ftInverted {
+		mark := p.store.Writes(db, table)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if f := c.files[key]; f != nil && f.mark == mark {
+			return f
+		}
+		return nil
+	}
+	if f := cached(); f != nil {
+		return f, nil
+	}
+	m, _ := c.building.LoadOrStore(key, &sync.Mutex{})
+	m.(*sync.Mutex).Lock()
+	defer m.(*sync.Mutex).Unlock()
+	if f := cached(); f != nil {
+		return f, nil
+	}
+	f, err := p.buildInverted(ctx, db, table, index)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.files == nil || len(c.files) >= ftInvertedCacheSize {
+		c.files = map[string]*ftInverted{}
+	}
+	c.files[key] = f
+	c.mu.Unlock()
+	return f, nil
+}
+
+func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string) (*ftInverted, error) {
+	info, err := p.store.Table(db, table)
+	if err != nil {
+		return nil, translateStorage(err)
+	}
+	f := &ftInverted{postings: map[string][]ftPosting{}}
+	for _, x := range fulltextIndexes(info.Indexes) {
+		if strings.EqualFold(x.name, index) {
+			for _, name := range x.cols {
+				f.cols = append(f.cols, info.Schema.ColumnIndex(name))
+			}
+		}
+	}
+	if len(f.cols) == 0 || slices.Contains(f.cols, -1) {
+		return nil, noFulltextIndex()
+	}
+	type textColumn interface {
+		IsNull(int) bool
+		Value(int) string
+	}
+	counts := map[string]int32{}
+	f.mark, err = p.store.ScanIdentified(ctx, db, table, func(rec arrow.RecordBatch, ids []string) error {
+		arrays := make([]textColumn, len(f.cols))
+		for i, c := range f.cols {
+			a, ok := rec.Column(c).(textColumn)
+			if !ok {
+				return fmt.Errorf("sqlext: full-text column %d of %s.%s is no text", c, db, table)
+			}
+			arrays[i] = a
+		}
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if len(f.ids)&1023 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			doc := int32(len(f.ids))
+			f.ids = append(f.ids, strings.Clone(ids[i]))
+			clear(counts)
+			for _, a := range arrays {
+				if !a.IsNull(i) {
+					ftWords(a.Value(i), func(w string) {
+						if ftIndexed(w) {
+							counts[w]++
+						}
+					})
+				}
+			}
+			for w, n := range counts {
+				list, ok := f.postings[w]
+				if !ok {
+					w = strings.Clone(w) // a batch's text lives only during the call
+				}
+				f.postings[w] = append(list, ftPosting{doc: doc, tf: n})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, translateStorage(err)
+	}
+	f.vocab = make([]string, 0, len(f.postings))
+	for w := range f.postings {
+		f.vocab = append(f.vocab, w)
+	}
+	sort.Strings(f.vocab)
+	return f, nil
+}
+
+// prefixed are the words of the file that start with prefix, in order.
+func (f *ftInverted) prefixed(prefix string) []string {
+	i := sort.SearchStrings(f.vocab, prefix)
+	j := i
+	for j < len(f.vocab) && strings.HasPrefix(f.vocab[j], prefix) {
+		j++
+	}
+	return f.vocab[i:j]
+}
+
+// stats are the counts of q's words in the file.
+func (f *ftInverted) stats(q *ftQuery) *ftStats {
+	st := &ftStats{rows: int64(len(f.ids)), df: map[string]int64{}, prefixDF: map[string]int64{}}
+	for _, w := range q.words {
+		st.df[w] = int64(len(f.postings[w]))
+	}
+	for _, p := range q.prefixes {
+		for _, w := range f.prefixed(p) {
+			st.prefixDF[p] += int64(len(f.postings[w]))
+		}
+	}
+	return st
+}
+
+// ftSearch is one query's search of one index, for one statement: the
+// rows it matches, and each matching text's relevance.
+type ftSearch struct {
+	q    *ftQuery
+	st   *ftStats
+	t    *Table
+	cols []int // the index's columns in the table
+	// rows are the committed rows that match, in key order; ranks the
+	// relevance of each matching text (textKey).
+	rows  []sql.Row
+	ids   []string
+	ranks map[string]float64
+	// mu guards doc and texts, with which a text not met is ranked.
+	mu    sync.Mutex
+	doc   *ftDoc
+	texts []string
+	key   []byte
+}
+
+// textKey is the key of a document's text, its columns' values.
+func textKey(buf []byte, vals []any) []byte {
+	buf = buf[:0]
+	for i, v := range vals {
+		if i > 0 {
+			buf = append(buf, 0)
+		}
+		switch x := v.(type) {
+		case nil:
+			buf = append(buf, 1)
+		case string:
+			buf = append(buf, x...)
+		default:
+			buf = fmt.Append(buf, x)
+		}
+	}
+	return buf
+}
+
+// search reads the documents of q's words in f and ranks them.
+func (f *ftInverted) search(ctx *sql.Context, t *Table, q *ftQuery) (*ftSearch, error) {
+	s := &ftSearch{q: q, st: f.stats(q), t: t, cols: f.cols, ranks: map[string]float64{}, doc: newFTDoc()}
+	// The documents holding any of the query's words: only those can
+	// match (a query of excluded words only matches none).
+	candidates := map[int32]bool{}
+	for _, w := range q.words {
+		for _, p := range f.postings[w] {
+			candidates[p.doc] = true
+		}
+	}
+	var prefixWords [][]string
+	for _, p := range q.prefixes {
+		words := f.prefixed(p)
+		prefixWords = append(prefixWords, words)
+		for _, w := range words {
+			for _, posting := range f.postings[w] {
+				candidates[posting.doc] = true
+			}
+		}
+	}
+	docs := make([]int32, 0, len(candidates))
+	for d := range candidates {
+		docs = append(docs, d)
+	}
+	slices.Sort(docs)
+	tf := make(map[int32]map[string]int, len(docs))
+	for _, w := range q.words {
+		for _, p := range f.postings[w] {
+			if tf[p.doc] == nil {
+				tf[p.doc] = map[string]int{}
+			}
+			tf[p.doc][w] = int(p.tf)
+		}
+	}
+	prefixTF := map[int32]map[string]int{}
+	for i, p := range q.prefixes {
+		for _, w := range prefixWords[i] { // in order: the smallest word first
+			for _, posting := range f.postings[w] {
+				m := prefixTF[posting.doc]
+				if m == nil {
+					m = map[string]int{}
+					prefixTF[posting.doc] = m
+				}
+				if _, ok := m[p]; !ok {
+					m[p] = int(posting.tf)
+				}
+			}
+		}
+	}
+	phrases := q.hasPhrases()
+	doc := newFTDoc()
+	var texts []string
+	for i, d := range docs {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		clear(doc.tf)
+		clear(doc.prefixTF)
+		for w, n := range tf[d] {
+			doc.tf[w] = n
+		}
+		for p, n := range prefixTF[d] {
+			doc.prefixTF[p] = n
+		}
+		stored, ok, err := t.p.store.Get(t.info.DB, t.info.Name, f.ids[d])
+		if err != nil {
+			return nil, translateStorage(err)
+		}
+		if !ok {
+			continue // deleted since the file was built
+		}
+		row := t.toSQL(stored)
+		vals := make([]any, len(f.cols))
+		for j, c := range f.cols {
+			vals[j] = row[c]
+		}
+		if phrases {
+			texts = texts[:0]
+			for _, v := range vals {
+				if v != nil {
+					texts = append(texts, fmt.Sprint(v))
+				}
+			}
+			doc.seq = doc.seq[:0]
+			for _, s := range texts {
+				ftWords(s, func(w string) { doc.seq = append(doc.seq, w) })
+			}
+		}
+		r, matched := q.rank(s.st, doc)
+		if !matched {
+			continue
+		}
+		s.ranks[string(textKey(nil, vals))] = r
+		s.rows = append(s.rows, row)
+		s.ids = append(s.ids, f.ids[d])
+	}
+	if len(t.info.Schema.PK) > 0 {
+		order := make([]int, len(s.rows))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return t.compareKeys(ctx, s.rows[a], s.rows[b]) })
+		rows, ids := make([]sql.Row, len(order)), make([]string, len(order))
+		for i, j := range order {
+			rows[i], ids[i] = s.rows[j], s.ids[j]
+		}
+		s.rows, s.ids = rows, ids
+	}
+	return s, nil
+}
+
+// sameText says whether two versions of a row hold the same text in the
+// columns cols.
+func sameText(a, b sql.Row, cols []int) bool {
+	for _, c := range cols {
+		if a[c] != b[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// rank is the relevance of a row whose indexed columns hold vals.
+func (s *ftSearch) rank(ctx *sql.Context, vals []any) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.key = textKey(s.key, vals)
+	if r, ok := s.ranks[string(s.key)]; ok {
+		return r, nil
+	}
+	s.texts = s.texts[:0]
+	for _, v := range vals {
+		switch x := v.(type) {
+		case nil:
+		case string:
+			s.texts = append(s.texts, x)
+		default:
+			t, _, err := types.LongText.Convert(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			if str, ok := t.(string); ok {
+				s.texts = append(s.texts, str)
+			}
+		}
+	}
+	s.q.read(s.texts, s.q.hasPhrases(), s.doc)
+	r, _ := s.q.rank(s.st, s.doc)
+	return r, nil
+}
+
+// ftMemo keeps a session's searches for the statement it runs.
+type ftMemo struct {
+	mu       sync.Mutex
+	pid      uint64
+	searches map[string]*ftSearch
+}
+
+// fulltextSearch is the search of the statement now running for query
+// in the index named, made on its first use.
+func (s *Session) fulltextSearch(ctx *sql.Context, db, table, index, mode, query string) (*ftSearch, error) {
+	m := &s.ftMemo
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pid != ctx.Pid() || m.searches == nil {
+		m.pid, m.searches = ctx.Pid(), map[string]*ftSearch{}
+	}
+	key := strings.Join([]string{db, table, strings.ToLower(index), mode, query}, "\x00")
+	if f := m.searches[key]; f != nil {
+		return f, nil
+	}
+	q, err := parseFTQuery(mode, query)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.p.storedTableNamed(ctx, db, table)
+	if err != nil {
+		return nil, err
+	}
+	file, err := s.p.fulltextInverted(ctx, db, table, index)
+	if err != nil {
+		return nil, err
+	}
+	f, err := file.search(ctx, t, q)
+	if err != nil {
+		return nil, err
+	}
+	m.searches[key] = f
+	return f, nil
+}
+
+// storedTableNamed is the stored table db.table, to read rows with.
+func (p *Provider) storedTableNamed(ctx *sql.Context, db, table string) (*Table, error) {
+	info, err := p.store.Table(db, table)
+	if err != nil {
+		return nil, translateStorage(err)
+	}
+	return p.newTable(ctx, info)
+}
+
+// fulltextReadRule makes a SELECT that keeps only the rows a MATCH
+// matches read only those rows.
+const fulltextReadRule = 9939
+
+// fulltextReads sets each table read whole under a filter that ANDs a
+// MATCH of its own FULLTEXT index to read the rows that MATCH matches.
+func fulltextReads(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		f, ok := n.(*plan.Filter)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		child := f.Child
+		alias, aliased := child.(*plan.TableAlias)
+		if aliased {
+			child = alias.Child
+		}
+		rt, ok := child.(*plan.ResolvedTable)
+		if !ok {
+			return n, transform.SameTree, nil
+		}
+		t, ok := rt.Table.(*Table)
+		if !ok || t.temp || t.ftRead != nil || t.lookup != nil {
+			return n, transform.SameTree, nil
+		}
+		var call *scalarFunc
+		for _, e := range expression.SplitConjunction(f.Expression) {
+			if m, ok := e.(*scalarFunc); ok && m.name == matchFunc && readsTable(m, t) {
+				call = m
+				break
+			}
+		}
+		if call == nil {
+			return n, transform.SameTree, nil
+		}
+		c := *t
+		c.ftRead = call
+		nrt, err := rt.WithTable(&c)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		var nchild sql.Node = nrt
+		if aliased {
+			if nchild, err = alias.WithChildren(nrt); err != nil {
+				return nil, transform.SameTree, err
+			}
+		}
+		nf, err := f.WithChildren(nchild)
+		return nf, transform.NewTree, err
+	})
+}
+
+// readsTable says whether a MATCH call searches table t.
+func readsTable(m *scalarFunc, t *Table) bool {
+	if len(m.args) < 6 {
+		return false
+	}
+	db, ok1 := m.args[0].(*expression.Literal)
+	name, ok2 := m.args[1].(*expression.Literal)
+	if !ok1 || !ok2 {
+		return false
+	}
+	d, _ := db.Value().(string)
+	tn, _ := name.Value().(string)
+	return strings.EqualFold(d, t.info.DB) && strings.EqualFold(tn, t.info.Name)
+}
+
+// ftPartition is the rows a MATCH matches.
+type ftPartition struct {
+	rows []sql.Row
+}
+
+func (ftPartition) Key() []byte { return []byte("fulltext") }
+
+// fulltextPartitions are the rows of t's MATCH (t.ftRead): the
+// committed rows it matches, each as the statement's transaction has it.
+// As in InnoDB, whose full-text index takes a transaction's writes when
+// it commits, a row the transaction inserted, deleted or changed the
+// indexed text of is not found.
+func (t *Table) fulltextPartitions(ctx *sql.Context) (sql.PartitionIter, error) {
+	m := t.ftRead
+	vals := make([]any, 5)
+	for i := range vals {
+		v, err := m.args[i].Eval(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	query := ""
+	if vals[4] != nil {
+		v, _, err := types.LongText.Convert(ctx, vals[4])
+		if err != nil {
+			return nil, err
+		}
+		query, _ = v.(string)
+	}
+	s, ok := ctx.Session.(*Session)
+	if !ok {
+		return nil, fmt.Errorf("sqlext: %s needs a sqlearn session", matchFunc)
+	}
+	db, _ := vals[0].(string)
+	table, _ := vals[1].(string)
+	index, _ := vals[2].(string)
+	mode, _ := vals[3].(string)
+	search, err := s.fulltextSearch(ctx, db, table, index, mode, query)
+	if err != nil {
+		return nil, err
+	}
+	tt := txFrom(ctx).table(t.info.DB, t.info.Name)
+	var rows []sql.Row
+	for i, r := range search.rows {
+		if tt != nil {
+			if ch, changed := tt.changes[search.ids[i]]; changed {
+				if ch.row == nil {
+					continue // deleted
+				}
+				mine := t.toSQL(ch.row)
+				if !sameText(mine, r, search.cols) {
+					continue
+				}
+				r = mine
+			}
+		}
+		rows = append(rows, slices.Clone(r))
+	}
+	return sql.PartitionsToPartitionIter(ftPartition{rows: rows}), nil
+}
