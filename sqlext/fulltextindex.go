@@ -46,11 +46,22 @@ type ftPosting struct {
 
 // ftInverted is the inverted file of one index at one mark of its table.
 type ftInverted struct {
-	mark     storage.WriteMark
-	ids      []string // each document's row identity
-	postings map[string][]ftPosting
+	mark storage.WriteMark
+	ids  []string // each document's row identity
+	// words numbers the words, -1 for a word met and not kept;
+	// postings are each word's documents, by number.
+	words    map[string]int32
+	postings [][]ftPosting
 	vocab    []string // the words, sorted, for prefix terms
 	cols     []int    // the index's columns in the table
+}
+
+// posting is the documents of word w.
+func (f *ftInverted) posting(w string) []ftPosting {
+	if id, ok := f.words[w]; ok && id >= 0 {
+		return f.postings[id]
+	}
+	return nil
 }
 
 // ftInvertedCache keeps the inverted files of recently searched indexes.
@@ -106,7 +117,7 @@ func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string) (*ft
 	if err != nil {
 		return nil, translateStorage(err)
 	}
-	f := &ftInverted{postings: map[string][]ftPosting{}}
+	f := &ftInverted{words: map[string]int32{}}
 	for _, x := range fulltextIndexes(info.Indexes) {
 		if strings.EqualFold(x.name, index) {
 			for _, name := range x.cols {
@@ -121,7 +132,33 @@ func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string) (*ft
 		IsNull(int) bool
 		Value(int) string
 	}
-	counts := map[string]int32{}
+	// counts is each word's count in the document being read, by
+	// number; touched the words it holds.
+	var counts []int32
+	var touched []int32
+	var buf []byte
+	count := func(w []byte) {
+		if len(w) < ftMinToken {
+			return // fewer bytes than the fewest characters
+		}
+		id, ok := f.words[string(w)]
+		switch {
+		case ok && id < 0:
+			return
+		case !ok && !ftIndexedBytes(w):
+			f.words[string(w)] = -1 // a stopword, or too long: known not kept
+			return
+		case !ok:
+			id = int32(len(f.postings))
+			f.words[string(w)] = id
+			f.postings = append(f.postings, nil)
+			counts = append(counts, 0)
+		}
+		if counts[id] == 0 {
+			touched = append(touched, id)
+		}
+		counts[id]++
+	}
 	f.mark, err = p.store.ScanIdentified(ctx, db, table, func(rec arrow.RecordBatch, ids []string) error {
 		arrays := make([]textColumn, len(f.cols))
 		for i, c := range f.cols {
@@ -139,32 +176,27 @@ func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string) (*ft
 			}
 			doc := int32(len(f.ids))
 			f.ids = append(f.ids, strings.Clone(ids[i]))
-			clear(counts)
 			for _, a := range arrays {
 				if !a.IsNull(i) {
-					ftWords(a.Value(i), func(w string) {
-						if ftIndexed(w) {
-							counts[w]++
-						}
-					})
+					buf = ftScanWords(a.Value(i), buf, count)
 				}
 			}
-			for w, n := range counts {
-				list, ok := f.postings[w]
-				if !ok {
-					w = strings.Clone(w) // a batch's text lives only during the call
-				}
-				f.postings[w] = append(list, ftPosting{doc: doc, tf: n})
+			for _, id := range touched {
+				f.postings[id] = append(f.postings[id], ftPosting{doc: doc, tf: counts[id]})
+				counts[id] = 0
 			}
+			touched = touched[:0]
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, translateStorage(err)
 	}
-	f.vocab = make([]string, 0, len(f.postings))
-	for w := range f.postings {
-		f.vocab = append(f.vocab, w)
+	f.vocab = make([]string, 0, len(f.words))
+	for w, id := range f.words {
+		if id >= 0 {
+			f.vocab = append(f.vocab, w)
+		}
 	}
 	sort.Strings(f.vocab)
 	return f, nil
@@ -184,11 +216,11 @@ func (f *ftInverted) prefixed(prefix string) []string {
 func (f *ftInverted) stats(q *ftQuery) *ftStats {
 	st := &ftStats{rows: int64(len(f.ids)), df: map[string]int64{}, prefixDF: map[string]int64{}}
 	for _, w := range q.words {
-		st.df[w] = int64(len(f.postings[w]))
+		st.df[w] = int64(len(f.posting(w)))
 	}
 	for _, p := range q.prefixes {
 		for _, w := range f.prefixed(p) {
-			st.prefixDF[p] += int64(len(f.postings[w]))
+			st.prefixDF[p] += int64(len(f.posting(w)))
 		}
 	}
 	return st
@@ -239,7 +271,7 @@ func (f *ftInverted) search(ctx *sql.Context, t *Table, q *ftQuery) (*ftSearch, 
 	// match (a query of excluded words only matches none).
 	candidates := map[int32]bool{}
 	for _, w := range q.words {
-		for _, p := range f.postings[w] {
+		for _, p := range f.posting(w) {
 			candidates[p.doc] = true
 		}
 	}
@@ -248,7 +280,7 @@ func (f *ftInverted) search(ctx *sql.Context, t *Table, q *ftQuery) (*ftSearch, 
 		words := f.prefixed(p)
 		prefixWords = append(prefixWords, words)
 		for _, w := range words {
-			for _, posting := range f.postings[w] {
+			for _, posting := range f.posting(w) {
 				candidates[posting.doc] = true
 			}
 		}
@@ -258,29 +290,39 @@ func (f *ftInverted) search(ctx *sql.Context, t *Table, q *ftQuery) (*ftSearch, 
 		docs = append(docs, d)
 	}
 	slices.Sort(docs)
-	tf := make(map[int32]map[string]int, len(docs))
-	for _, w := range q.words {
-		for _, p := range f.postings[w] {
-			if tf[p.doc] == nil {
-				tf[p.doc] = map[string]int{}
+	// Each list of postings is in document order: a document's count of
+	// a word is found by halving.
+	wordLists := make([][]ftPosting, len(q.words))
+	for i, w := range q.words {
+		wordLists[i] = f.posting(w)
+	}
+	// A prefix of many words has its counts gathered in one pass (the
+	// first word's count in each document is the one kept).
+	prefixLists := make([][][]ftPosting, len(q.prefixes))
+	prefixCounts := make([]map[int32]int, len(q.prefixes))
+	for i := range q.prefixes {
+		if len(prefixWords[i]) > 8 {
+			m := map[int32]int{}
+			for _, w := range prefixWords[i] {
+				for _, p := range f.posting(w) {
+					if _, ok := m[p.doc]; !ok {
+						m[p.doc] = int(p.tf)
+					}
+				}
 			}
-			tf[p.doc][w] = int(p.tf)
+			prefixCounts[i] = m
+			continue
+		}
+		for _, w := range prefixWords[i] { // in order: the smallest word first
+			prefixLists[i] = append(prefixLists[i], f.posting(w))
 		}
 	}
-	prefixTF := map[int32]map[string]int{}
-	for i, p := range q.prefixes {
-		for _, w := range prefixWords[i] { // in order: the smallest word first
-			for _, posting := range f.postings[w] {
-				m := prefixTF[posting.doc]
-				if m == nil {
-					m = map[string]int{}
-					prefixTF[posting.doc] = m
-				}
-				if _, ok := m[p]; !ok {
-					m[p] = int(posting.tf)
-				}
-			}
+	countIn := func(list []ftPosting, d int32) int {
+		j, found := slices.BinarySearchFunc(list, d, func(p ftPosting, d int32) int { return int(p.doc - d) })
+		if !found {
+			return 0
 		}
+		return int(list[j].tf)
 	}
 	phrases := q.hasPhrases()
 	doc := newFTDoc()
@@ -293,11 +335,24 @@ func (f *ftInverted) search(ctx *sql.Context, t *Table, q *ftQuery) (*ftSearch, 
 		}
 		clear(doc.tf)
 		clear(doc.prefixTF)
-		for w, n := range tf[d] {
-			doc.tf[w] = n
+		for j, w := range q.words {
+			if n := countIn(wordLists[j], d); n > 0 {
+				doc.tf[w] = n
+			}
 		}
-		for p, n := range prefixTF[d] {
-			doc.prefixTF[p] = n
+		for j, p := range q.prefixes {
+			if prefixCounts[j] != nil {
+				if n := prefixCounts[j][d]; n > 0 {
+					doc.prefixTF[p] = n
+				}
+				continue
+			}
+			for _, list := range prefixLists[j] {
+				if n := countIn(list, d); n > 0 {
+					doc.prefixTF[p] = n
+					break
+				}
+			}
 		}
 		stored, ok, err := t.p.store.Get(t.info.DB, t.info.Name, f.ids[d])
 		if err != nil {

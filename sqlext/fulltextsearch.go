@@ -43,7 +43,72 @@ var ftStopwords = func() map[string]bool {
 	return m
 }()
 
-func ftWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+func ftWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return ftASCII[r] != 0
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// ftASCII classes the ASCII characters: 0 for none of a word's, 1 for a
+// lower-case letter, a digit or an underscore, 2 for a capital.
+var ftASCII = func() (t [utf8.RuneSelf]byte) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_':
+			t[c] = 1
+		case c >= 'A' && c <= 'Z':
+			t[c] = 2
+		}
+	}
+	return t
+}()
+
+// ftScanWords is ftWords for a reader that keeps nothing: fn's word is
+// valid only during the call, and is lowered into buf, which it returns
+// for the next call.
+func ftScanWords(s string, buf []byte, fn func(w []byte)) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf && ftASCII[c] == 0 {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !ftWordRune(r) {
+				i += n
+				continue
+			}
+		}
+		buf = buf[:0]
+		j := i
+		for j < len(s) {
+			c := s[j]
+			if c < utf8.RuneSelf {
+				switch ftASCII[c] {
+				case 0:
+					goto end
+				case 2:
+					c += 'a' - 'A'
+				}
+				buf = append(buf, c)
+				j++
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if !ftWordRune(r) {
+				break
+			}
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			j += n
+		}
+	end:
+		fn(buf)
+		i = j
+	}
+	return buf
+}
 
 // ftWords calls fn with each word of s, folded to lower case, indexed
 // or not (phrases match against every word).
@@ -77,6 +142,12 @@ func ftWords(s string, fn func(w string)) {
 func ftIndexed(w string) bool {
 	n := utf8.RuneCountInString(w)
 	return n >= ftMinToken && n <= ftMaxToken && !ftStopwords[w]
+}
+
+// ftIndexedBytes is ftIndexed of a word as bytes.
+func ftIndexedBytes(w []byte) bool {
+	n := utf8.RuneCount(w)
+	return n >= ftMinToken && n <= ftMaxToken && !ftStopwords[string(w)]
 }
 
 // ftOp is a boolean-mode operator before a term.
