@@ -75,6 +75,18 @@ func TestFulltextSearch(t *testing.T) {
 		scoresOf("'café naïve_word'"):        "1:0 2:0 3:0 4:0 5:0 6:0 7:2.1425721645355225",
 		scoresOf("'STRASSE straße ünïcode'"): "1:0 2:0 3:0 4:0 5:0 6:0 7:1.4283814430236816",
 	})
+	// A row's new text is searched once it commits, and its old text no
+	// longer.
+	mustExecAll(t, db, "UPDATE articles SET body = 'a database, and another database' WHERE id = 2")
+	wantAnswers(t, db, "after an update", map[string]string{
+		"SELECT id FROM articles WHERE MATCH (title, body) AGAINST ('database') ORDER BY id": "1;2;5;7",
+		"SELECT id FROM articles WHERE MATCH (title, body) AGAINST ('went') ORDER BY id":     "",
+	})
+	mustExecAll(t, db, "UPDATE articles SET body = 'After you went through a ...' WHERE id = 2")
+	wantAnswers(t, db, "after an update back", map[string]string{
+		"SELECT id FROM articles WHERE MATCH (title, body) AGAINST ('database') ORDER BY id": "1;5;7",
+		"SELECT id FROM articles WHERE MATCH (title, body) AGAINST ('went') ORDER BY id":     "2",
+	})
 	// A procedure's statements, a view's query and a correlated subquery
 	// search too.
 	mustExecAll(t, db, "CREATE PROCEDURE pm(q VARCHAR(50)) SELECT id FROM articles WHERE MATCH (title, body) AGAINST (q)",

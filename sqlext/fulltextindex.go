@@ -2,6 +2,8 @@ package sqlext
 
 import (
 	"fmt"
+	"hash/maphash"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -54,7 +56,37 @@ type ftInverted struct {
 	postings [][]ftPosting
 	vocab    []string // the words, sorted, for prefix terms
 	cols     []int    // the index's columns in the table
+	// forward is each document's words and counts, and hashes a hash of
+	// its text: the next file of the table takes the words of a document
+	// whose text has not changed from here rather than reading them
+	// again. docOf, each identity's document, is made when that file
+	// first finds its rows out of this one's order.
+	forward [][]ftTerm
+	hashes  []uint64
+	docOf   map[string]int32
+	seed    maphash.Seed
 }
+
+// docNamed is the document of row identity id, or -1; after is where
+// the reader's last match was, the first place it looks.
+func (f *ftInverted) docNamed(id string, after int) int {
+	if after < len(f.ids) && f.ids[after] == id {
+		return after
+	}
+	if f.docOf == nil {
+		f.docOf = make(map[string]int32, len(f.ids))
+		for d, x := range f.ids {
+			f.docOf[x] = int32(d)
+		}
+	}
+	if d, ok := f.docOf[id]; ok {
+		return int(d)
+	}
+	return -1
+}
+
+// ftTerm is a word of a document, by number, and its count there.
+type ftTerm struct{ word, tf int32 }
 
 // posting is the documents of word w.
 func (f *ftInverted) posting(w string) []ftPosting {
@@ -99,7 +131,10 @@ func (p *Provider) fulltextInverted(ctx *sql.Context, db, table, index string) (
 	if f := cached(); f != nil {
 		return f, nil
 	}
-	f, err := p.buildInverted(ctx, db, table, index)
+	c.mu.Lock()
+	prev := c.files[key]
+	c.mu.Unlock()
+	f, err := p.buildInverted(ctx, db, table, index, prev)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +147,15 @@ func (p *Provider) fulltextInverted(ctx *sql.Context, db, table, index string) (
 	return f, nil
 }
 
-func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string) (*ftInverted, error) {
+// buildInverted makes the inverted file of an index from the table's
+// committed rows, taking the words of each row whose text prev, the
+// table's last file (or nil), already read.
+func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string, prev *ftInverted) (*ftInverted, error) {
 	info, err := p.store.Table(db, table)
 	if err != nil {
 		return nil, translateStorage(err)
 	}
-	f := &ftInverted{words: map[string]int32{}}
+	f := &ftInverted{words: map[string]int32{}, seed: maphash.MakeSeed()}
 	for _, x := range fulltextIndexes(info.Indexes) {
 		if strings.EqualFold(x.name, index) {
 			for _, name := range x.cols {
@@ -128,14 +166,31 @@ func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string) (*ft
 	if len(f.cols) == 0 || slices.Contains(f.cols, -1) {
 		return nil, noFulltextIndex()
 	}
+	if prev != nil && slices.Equal(prev.cols, f.cols) {
+		// The words keep their numbers, so that the documents taken
+		// from prev keep theirs.
+		f.words, f.seed = maps.Clone(prev.words), prev.seed
+		f.postings = make([][]ftPosting, len(prev.postings))
+		for w, list := range prev.postings {
+			if len(list) > 0 {
+				f.postings[w] = make([]ftPosting, 0, len(list)+len(list)/8+1)
+			}
+		}
+	} else {
+		prev = nil
+	}
+	var counts []int32
+	if n := len(f.postings); n > 0 {
+		counts = make([]int32, n)
+	}
 	type textColumn interface {
 		IsNull(int) bool
 		Value(int) string
 	}
 	// counts is each word's count in the document being read, by
 	// number; touched the words it holds.
-	var counts []int32
 	var touched []int32
+	next := 0 // where in prev the next row is looked for first
 	var buf []byte
 	count := func(w []byte) {
 		if len(w) < ftMinToken {
@@ -175,17 +230,46 @@ func (p *Provider) buildInverted(ctx *sql.Context, db, table, index string) (*ft
 				}
 			}
 			doc := int32(len(f.ids))
-			f.ids = append(f.ids, strings.Clone(ids[i]))
+			id := ids[i] // storage's own, which it does not change
+			f.ids = append(f.ids, id)
+			var sum uint64
 			for _, a := range arrays {
-				if !a.IsNull(i) {
-					buf = ftScanWords(a.Value(i), buf, count)
+				const prime = 0x100000001b3
+				if a.IsNull(i) {
+					sum = sum*prime + 1
+				} else {
+					v := a.Value(i)
+					sum = (sum^maphash.String(f.seed, v))*prime + uint64(len(v)) + 2
 				}
 			}
-			for _, id := range touched {
-				f.postings[id] = append(f.postings[id], ftPosting{doc: doc, tf: counts[id]})
-				counts[id] = 0
+			f.hashes = append(f.hashes, sum)
+			var terms []ftTerm
+			reused := false
+			if prev != nil {
+				if d := prev.docNamed(id, next); d >= 0 {
+					next = d + 1
+					if prev.hashes[d] == sum {
+						terms, reused = prev.forward[d], true
+					}
+				}
 			}
-			touched = touched[:0]
+			if !reused {
+				for _, a := range arrays {
+					if !a.IsNull(i) {
+						buf = ftScanWords(a.Value(i), buf, count)
+					}
+				}
+				terms = make([]ftTerm, len(touched))
+				for j, w := range touched {
+					terms[j] = ftTerm{word: w, tf: counts[w]}
+					counts[w] = 0
+				}
+				touched = touched[:0]
+			}
+			f.forward = append(f.forward, terms)
+			for _, t := range terms {
+				f.postings[t.word] = append(f.postings[t.word], ftPosting{doc: doc, tf: t.tf})
+			}
 		}
 		return nil
 	})
