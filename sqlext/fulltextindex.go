@@ -25,20 +25,21 @@ import (
 // A FULLTEXT index's words are kept in memory, not in storage: each
 // indexed word with the documents (rows) that hold it and how often,
 // built from the table's committed rows the first time a statement
-// searches the index, and built anew when the table has changed since
-// (its storage mark). A search reads the documents of its words from
-// it, ranks them (fulltextsearch.go), and keeps each matching row and
-// its relevance. Then:
+// searches the index, and made again when the table has changed since
+// (its storage mark), reading anew only the rows whose text changed. A
+// search reads the documents of its words from it, ranks them
+// (fulltextsearch.go), and keeps each matching row and its relevance.
+// Then:
 //
 //   - a SELECT whose WHERE holds the MATCH (alone or ANDed) over a table
-//     read whole reads only those rows (fulltextReadRule), with the rows
-//     its transaction has written, as MySQL reads a full-text index;
+//     read whole reads only those rows (fulltextReadRule), as MySQL
+//     reads a full-text index: as in InnoDB, not the rows its
+//     transaction wrote;
 //   - the MATCH of a row finds its relevance by the row's text, and
 //     ranks a text it has not seen (a row the transaction wrote, or any
 //     other row the search did not match) by reading its words.
 //
-// As in InnoDB, the counts are those of committed rows: a transaction's
-// own uncommitted rows are ranked, but do not count.
+// As in InnoDB, the counts are those of committed rows.
 
 // ftPosting is one document's count of a word.
 type ftPosting struct {
