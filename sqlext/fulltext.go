@@ -37,6 +37,20 @@ import (
 
 const matchFunc = "sqlearn_match"
 
+// The InnoDB variables of full-text search, read-only: they say what the
+// tokenizer does (fulltextsearch.go), which cannot be changed.
+func init() {
+	global := sql.GetMysqlScope(sql.SystemVariableScope_Global)
+	sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
+		&sql.MysqlSystemVariable{Name: "innodb_ft_min_token_size", Scope: global,
+			Type: types.NewSystemIntType("innodb_ft_min_token_size", 0, 16, false), Default: int64(ftMinToken)},
+		&sql.MysqlSystemVariable{Name: "innodb_ft_max_token_size", Scope: global,
+			Type: types.NewSystemIntType("innodb_ft_max_token_size", 10, 84, false), Default: int64(ftMaxToken)},
+		&sql.MysqlSystemVariable{Name: "innodb_ft_enable_stopword", Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both),
+			Type: types.NewSystemBoolType("innodb_ft_enable_stopword"), Default: int8(1)},
+	})
+}
+
 // splitFulltext is n without its FULLTEXT and SPATIAL indexes, the
 // FULLTEXT ones returned to be made once the table is, each SPATIAL one
 // noted with a warning.

@@ -127,6 +127,11 @@ func TestFulltextSearch(t *testing.T) {
 	wantMySQLMessage(t, "FULLTEXT of a temporary table", err, 1796, "HY000", "Cannot create FULLTEXT index on temporary InnoDB table")
 	_, err = db.Exec(scoresOf("'>>tricks' IN BOOLEAN MODE"))
 	wantMySQLMessage(t, "two operators", err, 1064, "42000", "syntax error, unexpected '>'")
+	wantAnswers(t, db, "the tokenizer's variables", map[string]string{
+		"SELECT @@innodb_ft_min_token_size, @@innodb_ft_max_token_size, @@innodb_ft_enable_stopword": "3,84,1",
+	})
+	_, err = db.Exec("SET GLOBAL innodb_ft_min_token_size = 2")
+	wantMySQLError(t, err, 1238, "HY000")
 	_, err = db.Exec(scoresOf("'database' WITH QUERY EXPANSION"))
 	wantMySQLError(t, err, 1235, "42000")
 }
