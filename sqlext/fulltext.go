@@ -629,6 +629,16 @@ func orderedByRelevance(sel *ast.Select, calls map[ast.Expr]ast.Expr) {
 // matchFunction ranks a row: sqlearn_match(db, table, index, mode,
 // query, col...).
 var matchFunction = scalarOfNulls(matchFunc, 6, 6+maxFulltextColumns, fixedType(types.Float64), func(ctx *sql.Context, args []any) (any, error) {
+	search, err := searchOf(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	return search.rank(ctx, args[5:])
+})
+
+// searchOf is the statement's search that a MATCH call's first five
+// arguments (db, table, index, mode, query) name.
+func searchOf(ctx *sql.Context, args []any) (*ftSearch, error) {
 	s, ok := ctx.Session.(*Session)
 	if !ok || s.p == nil {
 		return nil, fmt.Errorf("sqlext: %s needs a sqlearn session", matchFunc)
@@ -645,11 +655,7 @@ var matchFunction = scalarOfNulls(matchFunc, 6, 6+maxFulltextColumns, fixedType(
 		}
 		query, _ = v.(string)
 	}
-	search, err := s.fulltextSearch(ctx, db, table, index, mode, query)
-	if err != nil {
-		return nil, err
-	}
-	return search.rank(ctx, args[5:])
-})
+	return s.fulltextSearch(ctx, db, table, index, mode, query)
+}
 
 const maxFulltextColumns = 64

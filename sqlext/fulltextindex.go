@@ -664,23 +664,7 @@ func (t *Table) fulltextPartitions(ctx *sql.Context) (sql.PartitionIter, error) 
 		}
 		vals[i] = v
 	}
-	query := ""
-	if vals[4] != nil {
-		v, _, err := types.LongText.Convert(ctx, vals[4])
-		if err != nil {
-			return nil, err
-		}
-		query, _ = v.(string)
-	}
-	s, ok := ctx.Session.(*Session)
-	if !ok {
-		return nil, fmt.Errorf("sqlext: %s needs a sqlearn session", matchFunc)
-	}
-	db, _ := vals[0].(string)
-	table, _ := vals[1].(string)
-	index, _ := vals[2].(string)
-	mode, _ := vals[3].(string)
-	search, err := s.fulltextSearch(ctx, db, table, index, mode, query)
+	search, err := searchOf(ctx, vals)
 	if err != nil {
 		return nil, err
 	}
