@@ -90,10 +90,17 @@ func TestFulltextSearch(t *testing.T) {
 	// A procedure's statements, a view's query and a correlated subquery
 	// search too.
 	mustExecAll(t, db, "CREATE PROCEDURE pm(q VARCHAR(50)) SELECT id FROM articles WHERE MATCH (title, body) AGAINST (q)",
+		`CREATE PROCEDURE pw() BEGIN
+			SELECT COUNT(*) INTO @before FROM articles WHERE MATCH (title, body) AGAINST ('zebra');
+			UPDATE articles SET body = 'a zebra' WHERE id = 2;
+			SELECT COUNT(*) INTO @after FROM articles WHERE MATCH (title, body) AGAINST ('zebra');
+			UPDATE articles SET body = 'After you went through a ...' WHERE id = 2;
+		END`, "CALL pw()",
 		"CREATE VIEW vm AS SELECT id FROM articles WHERE MATCH (title, body) AGAINST ('tutorial')")
 	wantAnswers(t, db, "in routines and views", map[string]string{
-		"CALL pm('security')": "6",
-		"SELECT * FROM vm":    "1;3",
+		"CALL pm('security')":    "6",
+		"SELECT @before, @after": "0,1",
+		"SELECT * FROM vm":       "1;3",
 		"SELECT a.id, (SELECT COUNT(*) FROM articles b WHERE b.id = a.id AND MATCH (a.title, a.body) AGAINST ('tutorial')) FROM articles a ORDER BY a.id": "1,1;2,0;3,1;4,0;5,0;6,0;7,0",
 		"SELECT id FROM articles WHERE MATCH (title, body) AGAINST ('tutorial') OR id = 2":                                                                "1;2;3",
 	})

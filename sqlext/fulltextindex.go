@@ -314,6 +314,7 @@ func (f *ftInverted) stats(q *ftQuery) *ftStats {
 // ftSearch is one query's search of one index, for one statement: the
 // rows it matches, and each matching text's relevance.
 type ftSearch struct {
+	mark storage.WriteMark // the table's, when the file searched was made
 	q    *ftQuery
 	st   *ftStats
 	t    *Table
@@ -351,7 +352,7 @@ func textKey(buf []byte, vals []any) []byte {
 
 // search reads the documents of q's words in f and ranks them.
 func (f *ftInverted) search(ctx *sql.Context, t *Table, q *ftQuery) (*ftSearch, error) {
-	s := &ftSearch{q: q, st: f.stats(q), t: t, cols: f.cols, ranks: map[string]float64{}, doc: newFTDoc()}
+	s := &ftSearch{mark: f.mark, q: q, st: f.stats(q), t: t, cols: f.cols, ranks: map[string]float64{}, doc: newFTDoc()}
 	// The documents holding any of the query's words: only those can
 	// match (a query of excluded words only matches none).
 	candidates := map[int32]bool{}
@@ -543,7 +544,9 @@ func (s *Session) fulltextSearch(ctx *sql.Context, db, table, index, mode, query
 		m.pid, m.searches = ctx.Pid(), map[string]*ftSearch{}
 	}
 	key := strings.Join([]string{db, table, strings.ToLower(index), mode, query}, "\x00")
-	if f := m.searches[key]; f != nil {
+	// A CALL's statements share one query id: a search made before
+	// one of them wrote the table is made again.
+	if f := m.searches[key]; f != nil && f.mark == s.p.store.Writes(db, table) {
 		return f, nil
 	}
 	q, err := parseFTQuery(mode, query)
